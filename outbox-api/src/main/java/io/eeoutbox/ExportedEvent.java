@@ -1,0 +1,23 @@
+package io.eeoutbox;
+
+/**
+ * An event to record in the outbox: which aggregate it belongs to, what happened, and the payload.
+ *
+ * <p>The payload is turned into JSON when the event is recorded: a {@code String} must already be
+ * JSON text, a {@code jakarta.json.JsonValue} is written as it is, and any other object is
+ * serialized with JSON-B. Applications that prefer CDI events fire an {@code ExportedEvent}
+ * with {@code jakarta.enterprise.event.Event#fire}; a synchronous observer records it in the
+ * caller's transaction.
+ *
+ * @param aggregateType the kind of entity the event belongs to, for example {@code "order"}
+ * @param aggregateId   the entity's id; events of one aggregate keep their order in ordered mode
+ * @param eventType     the event's name, for example {@code "order.created"}
+ * @param payload       the event body (see above)
+ */
+public record ExportedEvent(String aggregateType, String aggregateId, String eventType, Object payload) {
+
+    /** Shorthand for {@code new ExportedEvent(aggregateType, aggregateId, eventType, payload)}. */
+    public static ExportedEvent of(String aggregateType, String aggregateId, String eventType, Object payload) {
+        return new ExportedEvent(aggregateType, aggregateId, eventType, payload);
+    }
+}

@@ -1,0 +1,14 @@
+-- Queries on processed_events, the consumer side's inbox. Format: see outbox_events.sql.
+
+-- name: RecordProcessedEvent :execrows
+-- Records that `consumer` applied `event_id`: 1 when the id is new, 0 when it was seen before.
+-- Runs in the consumer's transaction, so the record and the consumer's own writes commit or
+-- roll back together.
+INSERT INTO processed_events (consumer, event_id)
+VALUES (@consumer::varchar, @event_id::uuid)
+ON CONFLICT (consumer, event_id) DO NOTHING;
+
+-- name: DeleteProcessedEventsBefore :execrows
+-- Forgets inbox records older than the broker can redeliver.
+DELETE FROM processed_events
+WHERE processed_at < @processed_before::timestamptz;
