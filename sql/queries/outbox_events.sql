@@ -26,76 +26,35 @@ LIMIT @batch_size::int
 FOR UPDATE SKIP LOCKED;
 
 -- name: ClaimOutboxBatch :many
--- Claims up to batch_size due rows, oldest first, and leases them to claim_token until
--- locked_until, in one short statement. The inner SELECT walks the partial index in seq order
--- and locks candidates with SKIP LOCKED, so concurrent relays claim disjoint rows; rows whose
--- lease expired (their relay died) are due again. `id = ANY(ARRAY(...))` keeps the outer
--- UPDATE on the primary key whatever the statistics say (a join here can be planned as a hash
--- join over the whole table on a freshly truncated table). RETURNING order is unspecified:
--- callers sort by seq.
-UPDATE outbox_events
-SET claim_token = @claim_token::uuid,
-    locked_until = @locked_until::timestamptz
-WHERE id = ANY (ARRAY(
-    SELECT id
-    FROM outbox_events
-    WHERE processed_at IS NULL
-      AND dead_at IS NULL
-      AND attempts < @max_attempts::int
-      AND (retry_after IS NULL OR retry_after <= @now::timestamptz)
-      AND (locked_until IS NULL OR locked_until <= @now::timestamptz)
-    ORDER BY seq
-    LIMIT @batch_size::int
-    FOR UPDATE SKIP LOCKED))
-RETURNING id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at;
+-- Claims up to batch_size due rows, oldest first, leased to claim_token until locked_until, in
+-- one short statement (outbox_claim_batch in V3__outbox_relay_functions.sql: SKIP LOCKED, plan
+-- pinned to the partial index). RETURNING order is unspecified: callers sort by seq.
+SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at
+FROM outbox_claim_batch(@claim_token::uuid, @locked_until::timestamptz, @max_attempts::int,
+                        @now::timestamptz, @batch_size::int);
 
 -- name: ClaimOutboxBatchOrdered :many
--- Ordered mode: like ClaimOutboxBatch, but a row is due only when no earlier event of its
--- aggregate is still pending (in flight on another relay, waiting for a retry, or dead). So an
--- aggregate's events are published one after another in write order, by any number of relays,
--- and a failing event holds back only the later events of its own aggregate.
-UPDATE outbox_events
-SET claim_token = @claim_token::uuid,
-    locked_until = @locked_until::timestamptz
-WHERE id = ANY (ARRAY(
-    SELECT e.id
-    FROM outbox_events e
-    WHERE e.processed_at IS NULL
-      AND e.dead_at IS NULL
-      AND e.attempts < @max_attempts::int
-      AND (e.retry_after IS NULL OR e.retry_after <= @now::timestamptz)
-      AND (e.locked_until IS NULL OR e.locked_until <= @now::timestamptz)
-      AND NOT EXISTS (
-          SELECT 1
-          FROM outbox_events p
-          WHERE p.aggregate_type = e.aggregate_type
-            AND p.aggregate_id = e.aggregate_id
-            AND p.processed_at IS NULL
-            AND p.seq < e.seq)
-    ORDER BY e.seq
-    LIMIT @batch_size::int
-    FOR UPDATE OF e SKIP LOCKED))
-RETURNING id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at;
+-- Ordered mode: like ClaimOutboxBatch, but only the earliest pending event of each aggregate is
+-- due, so an aggregate's events are published in write order by any number of relays and a
+-- failing event holds back only its own aggregate (outbox_claim_batch_ordered).
+SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at
+FROM outbox_claim_batch_ordered(@claim_token::uuid, @locked_until::timestamptz, @max_attempts::int,
+                                @now::timestamptz, @batch_size::int);
 
 -- name: MarkOutboxProcessed :exec
 -- The reference article's one-row completion (baseline only; the relay completes whole batches).
 UPDATE outbox_events SET processed_at = now() WHERE id = @id::uuid;
 
--- name: MarkOutboxBatchProcessed :execrows
--- Completes a published batch in one statement. Only rows still leased to this claim are
--- marked: a row whose lease expired and was claimed again belongs to the other relay now.
-UPDATE outbox_events
-SET processed_at = @now::timestamptz,
-    claim_token = NULL,
-    locked_until = NULL
-WHERE id = ANY (@ids::uuid[])
-  AND claim_token = @claim_token::uuid;
+-- name: MarkOutboxBatchProcessed :one
+-- Completes a published batch in one statement and returns how many rows it marked. Only rows
+-- still leased to this claim are marked: a row whose lease expired and was claimed again
+-- belongs to the other relay now.
+SELECT outbox_mark_processed(@now::timestamptz, @ids::uuid[], @claim_token::uuid)::int AS marked;
 
--- name: DeleteOutboxBatch :execrows
--- Delete-on-publish: completes a published batch by deleting it (no processed rows are kept).
-DELETE FROM outbox_events
-WHERE id = ANY (@ids::uuid[])
-  AND claim_token = @claim_token::uuid;
+-- name: DeleteOutboxBatch :one
+-- Delete-on-publish: completes a published batch by deleting it (no processed rows are kept);
+-- returns how many rows it deleted.
+SELECT outbox_delete_published(@ids::uuid[], @claim_token::uuid)::int AS deleted;
 
 -- name: IncrementOutboxAttempts :exec
 -- The reference article's one-row failure count (baseline only).
@@ -104,17 +63,9 @@ UPDATE outbox_events SET attempts = attempts + 1 WHERE id = @id::uuid;
 -- name: RecordOutboxFailures :many
 -- Records the failed publishes of one batch in one statement: each row's attempts go up by
 -- one, it waits until its retry_after, and at max_attempts it becomes a dead letter.
-UPDATE outbox_events AS e
-SET attempts = e.attempts + 1,
-    retry_after = f.retry_after,
-    last_error = f.last_error,
-    dead_at = CASE WHEN e.attempts + 1 >= @max_attempts::int THEN @now::timestamptz END,
-    claim_token = NULL,
-    locked_until = NULL
-FROM unnest(@ids::uuid[], @retry_afters::timestamptz[], @errors::varchar[]) AS f (id, retry_after, last_error)
-WHERE e.id = f.id
-  AND e.claim_token = @claim_token::uuid
-RETURNING e.id, e.attempts, e.dead_at;
+SELECT id, attempts, dead_at
+FROM outbox_record_failures(@max_attempts::int, @now::timestamptz, @ids::uuid[],
+                            @retry_afters::timestamptz[], @errors::varchar[], @claim_token::uuid);
 
 -- name: ReleaseOutboxClaim :execrows
 -- Gives claimed but unpublished rows back at once (relay stopping, lease running out), so
@@ -178,16 +129,10 @@ WHERE processed_at IS NULL
   AND (sqlc.narg(created_from)::timestamptz IS NULL OR created_at >= sqlc.narg(created_from)::timestamptz)
   AND (sqlc.narg(created_to)::timestamptz IS NULL OR created_at < sqlc.narg(created_to)::timestamptz);
 
--- name: DeleteProcessedOutboxEvents :execrows
--- Cleanup: deletes at most batch_size published rows older than processed_before, so that a
--- large table is cleaned in short transactions that never hold long locks.
-DELETE FROM outbox_events
-WHERE id = ANY (ARRAY(
-    SELECT id
-    FROM outbox_events
-    WHERE processed_at < @processed_before::timestamptz
-    ORDER BY processed_at
-    LIMIT @batch_size::int));
+-- name: DeleteProcessedOutboxEvents :one
+-- Cleanup: deletes at most batch_size published rows older than processed_before (oldest first)
+-- and returns how many; callers repeat while a batch was full.
+SELECT outbox_delete_processed(@processed_before::timestamptz, @batch_size::int)::int AS deleted;
 
 -- name: TryOutboxMaintenanceLock :one
 -- Elects the one relay that runs cleanup: a transaction-scoped advisory lock, released at commit.

@@ -213,8 +213,9 @@ public final class TestDatabase {
         List<String> files = new ArrayList<>(List.of(
                 "V1__outbox_events.sql",
                 "V2__outbox_dead_letters.sql",
-                "V3__processed_events.sql",
-                "V4__outbox_notify_trigger.sql"));
+                "V3__outbox_relay_functions.sql",
+                "V4__processed_events.sql",
+                "V5__outbox_notify_trigger.sql"));
         return files;
     }
 

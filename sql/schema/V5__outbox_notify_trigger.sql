@@ -1,4 +1,4 @@
--- ee-outbox schema, version 4 (optional): wake relays on other servers at once with NOTIFY.
+-- ee-outbox schema, version 5 (optional): wake relays on other servers at once with NOTIFY.
 --
 -- Leave this migration out, or switch the trigger off, when producers commit at high
 -- concurrency: PostgreSQL serializes the commits of notifying transactions. Measured on a

@@ -1,4 +1,4 @@
--- ee-outbox schema, version 3: the consumer side's inbox. A consumer records each event id it
+-- ee-outbox schema, version 4: the consumer side's inbox. A consumer records each event id it
 -- applies in the same transaction as its own writes; a redelivered event finds its id and is
 -- skipped. The consumer name lets several consumers share one database.
 
