@@ -1,0 +1,198 @@
+package io.eeoutbox.relay;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * Wakes the relay when another server commits outbox events: a dedicated PostgreSQL connection
+ * LISTENs on the insert trigger's channel, on a long-running thread of its own.
+ *
+ * <p>Every burst of notifications read in one call becomes one wake-up (the relay coalesces
+ * further). When the connection breaks (the database restarted, the network failed) the listener
+ * reports that it is no longer listening, so the relay polls more often, and reconnects by itself
+ * with an exponential backoff (100 ms doubling to 30 s). After every (re)connect it wakes the relay
+ * once, to catch up on whatever was committed while nobody listened.
+ *
+ * <p>The connection must not come from a JTA-enlisted pool and must stay open: either a dedicated
+ * connection ({@link RelayConfig#NOTIFY_JDBC_URL}) or one connection borrowed from the relay's non-JTA
+ * data source and kept for the listener's whole life.
+ */
+public final class NotifyListener {
+
+    /** Opens the connection to LISTEN on. */
+    @FunctionalInterface
+    public interface ConnectionSource {
+        Connection connect() throws SQLException;
+    }
+
+    private static final Logger LOG = Logger.getLogger(NotifyListener.class.getName());
+    private static final Pattern CHANNEL = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+    private static final int WAIT_MILLIS = 500;
+    private static final long PING_AFTER_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final long MIN_BACKOFF_MILLIS = 100;
+    private static final long MAX_BACKOFF_MILLIS = 30_000;
+
+    private final String relayName;
+    private final String channel;
+    private final ConnectionSource source;
+    private final ThreadFactory threadFactory;
+    private final Runnable onNotify;
+    private final Consumer<Boolean> onListening;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile boolean listening;
+    private Thread thread;
+
+    public NotifyListener(String relayName, String channel, ConnectionSource source, ThreadFactory threadFactory,
+                          Runnable onNotify, Consumer<Boolean> onListening) {
+        this.relayName = Objects.requireNonNull(relayName, "relayName");
+        this.channel = Objects.requireNonNull(channel, "channel");
+        if (!CHANNEL.matcher(channel).matches()) {
+            throw RelayConfig.invalid(RelayConfig.NOTIFY_CHANNEL, channel, "a PostgreSQL identifier [a-z_][a-z0-9_]{0,62}");
+        }
+        this.source = Objects.requireNonNull(source, "source");
+        this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+        this.onNotify = Objects.requireNonNull(onNotify, "onNotify");
+        this.onListening = Objects.requireNonNull(onListening, "onListening");
+    }
+
+    public synchronized void start() {
+        if (thread != null) {
+            throw new IllegalStateException("already started");
+        }
+        thread = threadFactory.newThread(this::run);
+        if (thread == null) {
+            throw new IllegalStateException("the thread factory gave no thread for the LISTEN loop");
+        }
+        try {
+            thread.setName("outbox-relay-listen-" + relayName);
+        } catch (SecurityException ignored) {
+            // a managed thread may refuse; its own name is fine
+        }
+        thread.start();
+    }
+
+    /** Stops listening and closes the connection; waits up to {@code timeout} for the thread to end. */
+    public void stop(Duration timeout) {
+        stopped.countDown();
+        try {
+            finished.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether the LISTEN connection is up now. */
+    public boolean isListening() {
+        return listening;
+    }
+
+    private boolean isStopped() {
+        return stopped.getCount() == 0;
+    }
+
+    private void run() {
+        long backoff = MIN_BACKOFF_MILLIS;
+        int failures = 0;
+        try {
+            while (!isStopped()) {
+                Connection connection = null;
+                try {
+                    connection = source.connect();
+                    connection.setAutoCommit(true);
+                    PGConnection pg = connection.unwrap(PGConnection.class);
+                    try (Statement s = connection.createStatement()) {
+                        s.execute("LISTEN " + channel);
+                    }
+                    setListening(true);
+                    if (failures > 0) {
+                        int f = failures;
+                        LOG.info(() -> "relay " + relayName + ": LISTEN " + channel + " reconnected after " + f
+                                + " failed attempts; catching up");
+                    } else {
+                        LOG.fine(() -> "relay " + relayName + ": LISTEN " + channel);
+                    }
+                    failures = 0;
+                    backoff = MIN_BACKOFF_MILLIS;
+                    onNotify.run();
+                    listen(connection, pg);
+                } catch (SQLException | RuntimeException e) {
+                    if (isStopped()) {
+                        break;
+                    }
+                    setListening(false);
+                    failures++;
+                    if (failures == 1) {
+                        LOG.log(Level.WARNING, "relay " + relayName + ": LISTEN " + channel + " connection lost or unavailable ("
+                                + e + "); reconnecting with backoff, polling meanwhile", e);
+                    } else {
+                        LOG.fine(() -> "relay " + relayName + ": LISTEN reconnect failed: " + e);
+                    }
+                } finally {
+                    closeQuietly(connection);
+                }
+                if (!isStopped()) {
+                    if (stopped.await(backoff, TimeUnit.MILLISECONDS)) {
+                        break;
+                    }
+                    backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            setListening(false);
+            finished.countDown();
+        }
+    }
+
+    private void listen(Connection connection, PGConnection pg) throws SQLException {
+        long lastSign = System.nanoTime();
+        while (!isStopped()) {
+            PGNotification[] notifications = pg.getNotifications(WAIT_MILLIS);
+            if (notifications != null && notifications.length > 0) {
+                lastSign = System.nanoTime();
+                onNotify.run();
+            } else if (System.nanoTime() - lastSign > PING_AFTER_NANOS) {
+                // A silently dropped network never raises an error by itself.
+                if (!connection.isValid(5)) {
+                    throw new SQLException("the LISTEN connection no longer answers");
+                }
+                lastSign = System.nanoTime();
+            }
+        }
+    }
+
+    private void setListening(boolean value) {
+        if (listening != value) {
+            listening = value;
+            try {
+                onListening.accept(value);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "listening-state callback threw; ignored", e);
+            }
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException | RuntimeException ignored) {
+                // already broken
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.eeoutbox.relay;
+
+import io.eeoutbox.OutboxMessage;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.UUID;
+
+/**
+ * The relay's storage operations, each one short statement on an autocommit connection (so no
+ * database transaction is ever open while the relay talks to a broker). {@link JdbcOutboxStore}
+ * runs them with the generated DAO; unit tests use an in-memory fake.
+ */
+public interface OutboxStore {
+
+    /** Opens a session for one drain: a connection kept for a few claim and complete statements. */
+    Session open() throws SQLException;
+
+    /** Pending rows, dead letters and the oldest pending row's creation time. */
+    Stats stats() throws SQLException;
+
+    /** Makes one dead letter due again; false when {@code id} is not a dead letter. */
+    boolean retryDeadLetter(UUID id) throws SQLException;
+
+    /** Makes every dead letter matching all non-null filters due again; returns how many. */
+    int retryDeadLetters(String eventType, String aggregateType, Instant createdFrom, Instant createdTo) throws SQLException;
+
+    /**
+     * In one short transaction: takes the maintenance lock {@code lockKey} (released at commit) and,
+     * only if it was free, deletes up to {@code batchSize} rows processed before {@code processedBefore}.
+     *
+     * @return how many rows were deleted, or empty when another relay holds the lock
+     */
+    OptionalInt cleanupBatch(long lockKey, Instant processedBefore, int batchSize) throws SQLException;
+
+    /** The statements of one drain. Not thread-safe: one drain uses it on one thread. */
+    interface Session extends AutoCloseable {
+
+        /** Claims due rows for {@code claim.token()} (in any order: the caller sorts by seq). */
+        List<OutboxMessage> claim(Claim claim) throws SQLException;
+
+        /** Marks or deletes the published rows still leased to {@code token}; returns how many. */
+        int complete(CompletionMode mode, List<UUID> ids, UUID token, Instant now) throws SQLException;
+
+        /** Records failed attempts of rows still leased to {@code token}, in one statement. */
+        List<FailureOutcome> recordFailures(UUID token, Instant now, int maxAttempts, List<Failure> failures)
+                throws SQLException;
+
+        /** Gives unpublished rows still leased to {@code token} back; returns how many. */
+        int release(List<UUID> ids, UUID token) throws SQLException;
+
+        @Override
+        void close() throws SQLException;
+    }
+
+    /** One claim: lease up to {@code batchSize} due rows to {@code token} until {@code lockedUntil}. */
+    record Claim(UUID token, Instant now, Instant lockedUntil, int maxAttempts, int batchSize, boolean ordered) {
+        public Claim {
+            Objects.requireNonNull(token, "token");
+            Objects.requireNonNull(now, "now");
+            Objects.requireNonNull(lockedUntil, "lockedUntil");
+        }
+    }
+
+    /** A failed publish: the row waits until {@code retryAfter}; {@code error} is at most 1000 characters. */
+    record Failure(UUID id, Instant retryAfter, String error) {
+        public Failure {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(retryAfter, "retryAfter");
+        }
+    }
+
+    /** A recorded failure: the row's attempts so far and, when it became a dead letter, when. */
+    record FailureOutcome(UUID id, int attempts, Instant deadAt) {
+        public boolean dead() {
+            return deadAt != null;
+        }
+    }
+
+    /** The outbox's gauges. {@code oldestPendingCreatedAt} is null when nothing is pending. */
+    record Stats(long pending, long dead, Instant oldestPendingCreatedAt) {
+    }
+}
