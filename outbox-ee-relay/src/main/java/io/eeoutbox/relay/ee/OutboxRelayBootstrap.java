@@ -1,0 +1,178 @@
+package io.eeoutbox.relay.ee;
+
+import io.eeoutbox.relay.CompositeRelayListener;
+import io.eeoutbox.relay.OutboxRelay;
+import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.relay.jms.JmsPublisher;
+import io.eeoutbox.spi.Publisher;
+import io.eeoutbox.spi.RelayListener;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.BeforeDestroyed;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.inject.Inject;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.Destination;
+import jakarta.transaction.UserTransaction;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.logging.Logger;
+import java.util.stream.Collectors;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+
+/**
+ * Starts the relay when the application starts and stops it when the application stops.
+ *
+ * <p>Resources come from JNDI under the configured names: the non-JTA data source
+ * ({@value RelayConfig#DATASOURCE}), the ManagedScheduledExecutorService ({@value RelayConfig#EXECUTOR}), the
+ * ManagedThreadFactory for the LISTEN thread ({@value RelayConfig#THREAD_FACTORY}). The publisher is the
+ * application's one {@link Publisher} CDI bean, or, when there is none, the shipped {@link JmsPublisher}
+ * on {@value RelayConfig#JMS_DESTINATION} in a JTA transaction per batch. Every {@link RelayListener} bean
+ * observes the relay. With {@value RelayConfig#ENABLED}=false nothing starts. A wrong setting or a missing
+ * resource fails the deployment with a message that names it.
+ */
+@ApplicationScoped
+public class OutboxRelayBootstrap {
+
+    private static final Logger LOG = Logger.getLogger(OutboxRelayBootstrap.class.getName());
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    private static final String USER_TRANSACTION = "java:comp/UserTransaction";
+
+    @Inject
+    Instance<Publisher> publishers;
+
+    @Inject
+    Instance<RelayListener> listeners;
+
+    private volatile OutboxRelay relay;
+    private JmsPublisher shippedPublisher;
+
+    void onStart(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        start();
+    }
+
+    void onStop(@Observes @BeforeDestroyed(ApplicationScoped.class) Object ignored) {
+        stop();
+    }
+
+    @PreDestroy
+    void preDestroy() {
+        stop();
+    }
+
+    /** The running relay, or empty when it is disabled or stopped (for the MBean and health checks). */
+    public Optional<OutboxRelay> relay() {
+        return Optional.ofNullable(relay);
+    }
+
+    /** Wakes the local relay (after a commit in this JVM). */
+    public void wakeUp() {
+        OutboxRelay r = relay;
+        if (r != null) {
+            r.wakeUp();
+        }
+    }
+
+    synchronized void start() {
+        if (relay != null) {
+            return;
+        }
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        RelayConfig config = RelayConfig.load(EeConfigLookup.forApplication(
+                loader != null ? loader : OutboxRelayBootstrap.class.getClassLoader()));
+        if (!config.enabled()) {
+            LOG.info(RelayConfig.ENABLED + "=false: the outbox relay does not run in this application");
+            return;
+        }
+        try {
+            InitialContext jndi = new InitialContext();
+            DataSource dataSource = lookup(jndi, config.dataSource(), DataSource.class, RelayConfig.DATASOURCE);
+            ScheduledExecutorService executor = lookup(jndi, config.executor(), ScheduledExecutorService.class,
+                    RelayConfig.EXECUTOR);
+            ThreadFactory threads = config.notifyEnabled()
+                    ? lookup(jndi, config.threadFactory(), ThreadFactory.class, RelayConfig.THREAD_FACTORY)
+                    : null;
+            Publisher publisher = publisher(jndi, config);
+            List<RelayListener> all = new ArrayList<>();
+            for (RelayListener l : listeners) {
+                all.add(l);
+            }
+            OutboxRelay r = OutboxRelay.builder()
+                    .config(config)
+                    .dataSource(dataSource)
+                    .executor(executor)
+                    .threadFactory(threads)
+                    .publisher(publisher)
+                    .listener(CompositeRelayListener.of(all))
+                    .build();
+            r.start();
+            relay = r;
+        } catch (NamingException e) {
+            throw new IllegalStateException("ee-outbox relay: JNDI is not available: " + e, e);
+        }
+    }
+
+    synchronized void stop() {
+        OutboxRelay r = relay;
+        relay = null;
+        if (r != null) {
+            r.stop(STOP_GRACE);
+        }
+        if (shippedPublisher != null) {
+            shippedPublisher.close();
+            shippedPublisher = null;
+        }
+    }
+
+    private Publisher publisher(InitialContext jndi, RelayConfig config) {
+        List<String> found = publishers.handlesStream()
+                .map(h -> describe(h.getBean()))
+                .collect(Collectors.toList());
+        PublisherSelection.Choice choice = PublisherSelection.choose(found, config.jmsDestination(), () -> {
+            try {
+                lookup(jndi, config.jmsDestination(), Destination.class, RelayConfig.JMS_DESTINATION);
+                lookup(jndi, config.jmsConnectionFactory(), ConnectionFactory.class, RelayConfig.JMS_CONNECTION_FACTORY);
+                lookup(jndi, USER_TRANSACTION, UserTransaction.class, "(the server's UserTransaction)");
+                return Optional.empty();
+            } catch (IllegalStateException e) {
+                return Optional.of(e.getMessage());
+            }
+        });
+        if (choice == PublisherSelection.Choice.APPLICATION_BEAN) {
+            return publishers.get();
+        }
+        ConnectionFactory cf = lookup(jndi, config.jmsConnectionFactory(), ConnectionFactory.class,
+                RelayConfig.JMS_CONNECTION_FACTORY);
+        Destination destination = lookup(jndi, config.jmsDestination(), Destination.class, RelayConfig.JMS_DESTINATION);
+        UserTransaction ut = lookup(jndi, USER_TRANSACTION, UserTransaction.class, "(the server's UserTransaction)");
+        shippedPublisher = new JmsPublisher(cf, destination, config.jmsDestination(), new UserTransactionBatch(cf, ut));
+        return shippedPublisher;
+    }
+
+    private static String describe(Bean<?> bean) {
+        return bean.getBeanClass().getName() + (bean.getQualifiers().isEmpty() ? "" : " " + bean.getQualifiers());
+    }
+
+    private static <T> T lookup(InitialContext jndi, String name, Class<T> type, String key) {
+        Object found;
+        try {
+            found = jndi.lookup(name);
+        } catch (NamingException e) {
+            throw new IllegalStateException("ee-outbox relay: nothing is bound at " + name + " (" + key + "): " + e, e);
+        }
+        if (!type.isInstance(found)) {
+            throw new IllegalStateException("ee-outbox relay: " + name + " (" + key + ") is a "
+                    + (found == null ? "null" : found.getClass().getName()) + ", not a " + type.getName());
+        }
+        return type.cast(found);
+    }
+}

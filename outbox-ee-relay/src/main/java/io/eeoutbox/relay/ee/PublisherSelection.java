@@ -1,0 +1,45 @@
+package io.eeoutbox.relay.ee;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Decides which publisher the relay uses: the application's one {@code Publisher} CDI bean; with
+ * none, the shipped JMS publisher when the configured destination can be looked up; otherwise the
+ * deployment fails with a message that says what was found.
+ */
+final class PublisherSelection {
+
+    private PublisherSelection() {
+    }
+
+    enum Choice { APPLICATION_BEAN, SHIPPED_JMS }
+
+    /**
+     * @param beans             descriptions of the active Publisher beans found
+     * @param jmsDestination    the configured destination's JNDI name
+     * @param jmsLookupProblem  empty when the destination and connection factory were looked up,
+     *                          else why not (only asked for when there is no bean)
+     * @throws IllegalStateException with the deployment error
+     */
+    static Choice choose(List<String> beans, String jmsDestination, java.util.function.Supplier<Optional<String>> jmsLookupProblem) {
+        if (beans.size() == 1) {
+            return Choice.APPLICATION_BEAN;
+        }
+        if (beans.size() > 1) {
+            throw new IllegalStateException("ee-outbox relay: found " + beans.size()
+                    + " active io.eeoutbox.spi.Publisher beans, expected exactly one: " + String.join(", ", beans)
+                    + ". Keep one (for example with @Alternative/@Priority or @Vetoed), or turn the relay off with"
+                    + " outbox.relay.enabled=false.");
+        }
+        Optional<String> problem = jmsLookupProblem.get();
+        if (problem.isEmpty()) {
+            return Choice.SHIPPED_JMS;
+        }
+        throw new IllegalStateException("ee-outbox relay: found no active io.eeoutbox.spi.Publisher bean, and the"
+                + " shipped JMS publisher cannot be used: " + problem.get() + ". Provide exactly one CDI bean that"
+                + " implements io.eeoutbox.spi.Publisher, or configure outbox.relay.jms.destination (now "
+                + jmsDestination + ") and outbox.relay.jms.connection-factory, or turn the relay off with"
+                + " outbox.relay.enabled=false.");
+    }
+}

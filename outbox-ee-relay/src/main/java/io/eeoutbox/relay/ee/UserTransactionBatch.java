@@ -1,0 +1,52 @@
+package io.eeoutbox.relay.ee;
+
+import io.eeoutbox.relay.jms.JmsPublisher;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSContext;
+import jakarta.transaction.Status;
+import jakarta.transaction.SystemException;
+import jakarta.transaction.UserTransaction;
+import java.util.Objects;
+
+/**
+ * A batch's JMS sends in one JTA transaction, for the shipped JMS publisher inside a server: a
+ * server's JMS context ignores {@code SESSION_TRANSACTED} and enlists in the thread's JTA transaction
+ * instead. The transaction holds only the JMS resource (the relay's data source is non-JTA), so it
+ * commits in one phase; the context is closed before the commit, as the server defers the close.
+ */
+final class UserTransactionBatch implements JmsPublisher.BatchTransaction {
+
+    private final ConnectionFactory connectionFactory;
+    private final UserTransaction transaction;
+
+    UserTransactionBatch(ConnectionFactory connectionFactory, UserTransaction transaction) {
+        this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+        this.transaction = Objects.requireNonNull(transaction, "transaction");
+    }
+
+    @Override
+    public void run(JmsPublisher.BatchWork work) throws Exception {
+        transaction.begin();
+        try {
+            try (JMSContext context = connectionFactory.createContext()) {
+                work.sendAll(context);
+            }
+            transaction.commit();
+        } catch (Exception | Error e) {
+            rollbackQuietly(e);
+            throw e;
+        }
+    }
+
+    private void rollbackQuietly(Throwable cause) {
+        try {
+            int status = transaction.getStatus();
+            if (status != Status.STATUS_NO_TRANSACTION && status != Status.STATUS_COMMITTED
+                    && status != Status.STATUS_ROLLEDBACK) {
+                transaction.rollback();
+            }
+        } catch (SystemException | RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+    }
+}

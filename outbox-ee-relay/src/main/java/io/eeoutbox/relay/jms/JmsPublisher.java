@@ -1,0 +1,249 @@
+package io.eeoutbox.relay.jms;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.spi.PublishResult;
+import io.eeoutbox.spi.Publisher;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.DeliveryMode;
+import jakarta.jms.Destination;
+import jakarta.jms.JMSContext;
+import jakarta.jms.JMSException;
+import jakarta.jms.JMSProducer;
+import jakarta.jms.JMSRuntimeException;
+import jakarta.jms.TextMessage;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Publishes outbox events as persistent JMS text messages.
+ *
+ * <p>Each message's body is the event's JSON payload; its properties are {@value #EVENT_ID} (the
+ * consumers' deduplication key), {@value #EVENT_TYPE}, {@value #AGGREGATE_TYPE}, {@value #AGGREGATE_ID},
+ * {@value #CREATED_AT} (ISO-8601) and {@value #ATTEMPT}; {@code JMSType} is the event type;
+ * {@code JMSXGroupID} is the aggregate id, so brokers with message groups deliver an aggregate's
+ * messages to one consumer in order; and {@value #ARTEMIS_DUPLICATE_ID} is the event id, so ActiveMQ
+ * Artemis drops a message it has already stored (other brokers ignore the property).
+ *
+ * <h2>Transactions and duplicates</h2>
+ * {@link #publishAll} sends a whole batch in <em>one broker transaction</em>, supplied by a
+ * {@link BatchTransaction}: outside a server a {@link JMSContext#SESSION_TRANSACTED} context that is
+ * committed after the last send ({@link BatchTransaction#sessionTransacted()}); inside a Jakarta EE
+ * server, where a context ignores {@code SESSION_TRANSACTED}, the EE layer supplies one that wraps the
+ * sends in a JTA {@code UserTransaction} (only the JMS resource takes part in it: the relay's
+ * database connection is not enlisted). Either the broker stores the whole batch or none of it.
+ * When the batch transaction fails, the messages are sent again one by one, each in a send of its
+ * own, so that one message the broker refuses fails alone and its neighbours go through.
+ *
+ * <p>Delivery is at least once. A message is sent again when the relay dies, or loses its database
+ * connection, after the broker committed the batch and before the rows were marked; and when a
+ * commit fails in a way that leaves open whether it happened, the one-by-one sends that follow may
+ * repeat messages of it. Artemis removes such repeats by {@value #ARTEMIS_DUPLICATE_ID} (within its
+ * duplicate-id cache); consumers deduplicate by {@value #EVENT_ID} in every case (see the inbox in
+ * outbox-jpa).
+ *
+ * <p>Thread-safe: batches are sent one at a time.
+ */
+public final class JmsPublisher implements Publisher, AutoCloseable {
+
+    public static final String EVENT_ID = "outbox_event_id";
+    public static final String EVENT_TYPE = "outbox_event_type";
+    public static final String AGGREGATE_TYPE = "outbox_aggregate_type";
+    public static final String AGGREGATE_ID = "outbox_aggregate_id";
+    public static final String CREATED_AT = "outbox_created_at";
+    public static final String ATTEMPT = "outbox_attempt";
+    public static final String GROUP_ID = "JMSXGroupID";
+    public static final String ARTEMIS_DUPLICATE_ID = "_AMQ_DUPL_ID";
+
+    private static final Logger LOG = Logger.getLogger(JmsPublisher.class.getName());
+
+    private final ConnectionFactory connectionFactory;
+    private final Destination destination;
+    private final String destinationName;
+    private final BatchTransaction batchTransaction;
+
+    /**
+     * @param destinationName how logs and {@link #describe()} name the destination (its JNDI name, say)
+     */
+    public JmsPublisher(ConnectionFactory connectionFactory, Destination destination, String destinationName,
+                        BatchTransaction batchTransaction) {
+        this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+        this.destination = Objects.requireNonNull(destination, "destination");
+        this.destinationName = destinationName != null ? destinationName : String.valueOf(destination);
+        this.batchTransaction = Objects.requireNonNull(batchTransaction, "batchTransaction");
+    }
+
+    /** Outside a server: batches in a {@code SESSION_TRANSACTED} context. */
+    public static JmsPublisher standalone(ConnectionFactory connectionFactory, Destination destination) {
+        return new JmsPublisher(connectionFactory, destination, null,
+                BatchTransaction.sessionTransacted(connectionFactory));
+    }
+
+    /** Sends one message in a send of its own; returns when the broker has stored it. */
+    @Override
+    public void publish(OutboxMessage message) throws JMSException {
+        try (JMSContext context = connectionFactory.createContext()) {
+            send(context, producer(context), message);
+        }
+    }
+
+    /**
+     * Sends the batch in one broker transaction; if that fails, sends its messages one by one and
+     * reports those that failed. Never throws.
+     */
+    @Override
+    public PublishResult publishAll(List<OutboxMessage> batch) {
+        if (batch.isEmpty()) {
+            return PublishResult.allPublished();
+        }
+        if (batch.size() > 1) {
+            try {
+                batchTransaction.run(context -> {
+                    JMSProducer producer = producer(context);
+                    for (OutboxMessage m : batch) {
+                        send(context, producer, m);
+                    }
+                });
+                return PublishResult.allPublished();
+            } catch (Exception e) {
+                LOG.log(Level.FINE, e, () -> "batch of " + batch.size() + " to " + destinationName
+                        + " failed as a whole; sending its messages one by one");
+            }
+        }
+        return oneByOne(batch);
+    }
+
+    private PublishResult oneByOne(List<OutboxMessage> batch) {
+        Map<UUID, Throwable> failures = new LinkedHashMap<>();
+        JMSContext context;
+        try {
+            context = connectionFactory.createContext();
+        } catch (RuntimeException e) {
+            // No connection at all: none of the messages can go.
+            for (OutboxMessage m : batch) {
+                failures.put(m.id(), e);
+            }
+            return PublishResult.of(failures);
+        }
+        try (context) {
+            JMSProducer producer = producer(context);
+            for (OutboxMessage m : batch) {
+                try {
+                    send(context, producer, m);
+                } catch (JMSException | RuntimeException e) {
+                    failures.put(m.id(), e);
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "closing the JMS context failed", e);
+        }
+        return PublishResult.of(failures);
+    }
+
+    private static JMSProducer producer(JMSContext context) {
+        return context.createProducer().setDeliveryMode(DeliveryMode.PERSISTENT);
+    }
+
+    private void send(JMSContext context, JMSProducer producer, OutboxMessage m) throws JMSException {
+        TextMessage message = context.createTextMessage(m.payload());
+        String id = m.id().toString();
+        message.setJMSType(m.eventType());
+        message.setStringProperty(EVENT_ID, id);
+        message.setStringProperty(EVENT_TYPE, m.eventType());
+        if (m.aggregateType() != null) {
+            message.setStringProperty(AGGREGATE_TYPE, m.aggregateType());
+        }
+        if (m.aggregateId() != null) {
+            message.setStringProperty(AGGREGATE_ID, m.aggregateId());
+            message.setStringProperty(GROUP_ID, m.aggregateId());
+        }
+        if (m.createdAt() != null) {
+            message.setStringProperty(CREATED_AT, m.createdAt().toString());
+        }
+        message.setIntProperty(ATTEMPT, m.attempt());
+        message.setStringProperty(ARTEMIS_DUPLICATE_ID, id);
+        producer.send(destination, message);
+    }
+
+    @Override
+    public String describe() {
+        return "jms:" + destinationName;
+    }
+
+    /** Closes what the batch transaction keeps open (a standalone connection). */
+    @Override
+    public void close() {
+        batchTransaction.close();
+    }
+
+    /** The work of one batch: its sends, on the context the transaction provides. */
+    @FunctionalInterface
+    public interface BatchWork {
+        void sendAll(JMSContext context) throws JMSException;
+    }
+
+    /**
+     * Wraps one batch's sends in one broker transaction: the sends are stored together when
+     * {@link #run} returns, and not at all when it throws.
+     */
+    public interface BatchTransaction extends AutoCloseable {
+
+        void run(BatchWork work) throws Exception;
+
+        @Override
+        default void close() {
+        }
+
+        /**
+         * Outside a server: one {@code SESSION_TRANSACTED} context, kept open between batches (a new
+         * one after any failure) and committed after each batch.
+         */
+        static BatchTransaction sessionTransacted(ConnectionFactory connectionFactory) {
+            return new SessionTransacted(connectionFactory);
+        }
+    }
+
+    private static final class SessionTransacted implements BatchTransaction {
+        private final ConnectionFactory connectionFactory;
+        private JMSContext context;
+
+        SessionTransacted(ConnectionFactory connectionFactory) {
+            this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+        }
+
+        @Override
+        public synchronized void run(BatchWork work) throws Exception {
+            if (context == null) {
+                context = connectionFactory.createContext(JMSContext.SESSION_TRANSACTED);
+            }
+            try {
+                work.sendAll(context);
+                context.commit();
+            } catch (JMSException | RuntimeException e) {
+                try {
+                    context.rollback();
+                } catch (JMSRuntimeException rollbackFailure) {
+                    e.addSuppressed(rollbackFailure);
+                }
+                close();
+                throw e;
+            }
+        }
+
+        @Override
+        public synchronized void close() {
+            if (context != null) {
+                try {
+                    context.close();
+                } catch (JMSRuntimeException e) {
+                    LOG.log(Level.FINE, "closing the JMS context failed", e);
+                }
+                context = null;
+            }
+        }
+    }
+}
