@@ -170,13 +170,13 @@ public final class RelayConfig {
         r.string(NAME).ifPresent(b::name);
         r.bool(ENABLED).ifPresent(b::enabled);
         r.integer(BATCH_SIZE).ifPresent(b::batchSize);
-        r.duration(POLL_INTERVAL).ifPresent(b::pollInterval);
+        r.duration(POLL_INTERVAL, b::pollInterval);
         r.integer(MAX_ATTEMPTS).ifPresent(b::maxAttempts);
-        r.duration(BACKOFF_INITIAL).ifPresent(b::backoffInitial);
+        r.duration(BACKOFF_INITIAL, b::backoffInitial);
         r.decimal(BACKOFF_FACTOR).ifPresent(b::backoffFactor);
-        r.duration(BACKOFF_MAX).ifPresent(b::backoffMax);
+        r.duration(BACKOFF_MAX, b::backoffMax);
         r.decimal(BACKOFF_JITTER).ifPresent(b::backoffJitter);
-        r.duration(LEASE).ifPresent(b::lease);
+        r.duration(LEASE, b::lease);
         r.bool(ORDERED).ifPresent(b::ordered);
         r.bool(NOTIFY_ENABLED).ifPresent(b::notifyEnabled);
         r.string(NOTIFY_CHANNEL).ifPresent(b::notifyChannel);
@@ -184,8 +184,8 @@ public final class RelayConfig {
         r.string(NOTIFY_USER).ifPresent(b::notifyUser);
         r.raw(NOTIFY_PASSWORD).ifPresent(b::notifyPassword);
         r.string(COMPLETION).ifPresent(v -> b.completion(parseCompletion(v)));
-        r.duration(RETENTION).ifPresent(b::retention);
-        r.duration(CLEANUP_INTERVAL).ifPresent(b::cleanupInterval);
+        r.duration(RETENTION, b::retention);
+        r.duration(CLEANUP_INTERVAL, b::cleanupInterval);
         r.integer(CLEANUP_BATCH_SIZE).ifPresent(b::cleanupBatchSize);
         r.string(DATASOURCE).ifPresent(b::dataSource);
         r.string(EXECUTOR).ifPresent(b::executor);
@@ -640,6 +640,20 @@ public final class RelayConfig {
                     throw invalid(key, v, "an ISO-8601 duration such as PT5S, PT1M or P7D");
                 }
             });
+        }
+
+        /** Sets a duration, naming the value as it was written (not normalized) when it is out of range. */
+        void duration(String key, java.util.function.Consumer<Duration> setter) {
+            Optional<String> raw = string(key);
+            Optional<Duration> value = duration(key);
+            if (value.isPresent()) {
+                try {
+                    setter.accept(value.get());
+                } catch (IllegalArgumentException e) {
+                    String written = key + "=" + raw.get();
+                    throw new IllegalArgumentException(e.getMessage().replace(key + "=" + value.get(), written), e);
+                }
+            }
         }
     }
 }

@@ -1,0 +1,269 @@
+package io.eeoutbox.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.spi.BackoffPolicy;
+import io.eeoutbox.spi.RelayListener;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/** The drain's decisions, against an in-memory store with a fixed clock: no database, no sleeps. */
+class DrainLoopTest {
+
+    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+
+    private final MutableClock clock = new MutableClock(T0);
+    private final FakeOutboxStore store = new FakeOutboxStore();
+    private final RecordingPublisher publisher = new RecordingPublisher();
+    private final RelayCounters counters = new RelayCounters();
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final List<String> events = Collections.synchronizedList(new ArrayList<>());
+    private final RelayListener listener = new RelayListener() {
+        @Override
+        public void failed(OutboxMessage message, Throwable cause, Instant retryAfter) {
+            events.add("failed " + message.eventType() + " attempt=" + message.attempt() + " retryAfter=" + retryAfter);
+        }
+
+        @Override
+        public void deadLettered(OutboxMessage message, Throwable cause) {
+            events.add("dead " + message.eventType());
+        }
+
+        @Override
+        public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
+            events.add("batch " + claimed + "/" + published + "/" + failed);
+        }
+    };
+
+    /** Backoff without jitter: 1 s, 2 s, 4 s ... */
+    private static final BackoffPolicy BACKOFF = BackoffPolicy.exponential(Duration.ofSeconds(1), 2.0,
+            Duration.ofMinutes(5), 0.0, () -> 0.5);
+
+    private DrainLoop loop(RelayConfig config) {
+        return new DrainLoop(store, publisher, listener, BACKOFF, config, clock, counters,
+                () -> !stopping.get(), stopping::get, () -> clock.instant().toEpochMilli() * 1_000_000L);
+    }
+
+    private static RelayConfig config(int batchSize) {
+        return RelayConfig.builder().name("test").batchSize(batchSize).maxAttempts(3).build();
+    }
+
+    @Test
+    void publishesEverythingInWriteOrderAndCompletesEachBatchInOneStatement() throws Exception {
+        for (int i = 0; i < 25; i++) {
+            store.insert("order", "o" + (i % 4), "order.created");
+        }
+        int claimed = loop(config(10)).drain();
+
+        assertThat(claimed).isEqualTo(25);
+        assertThat(publisher.published).extracting(OutboxMessage::seq)
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 25).boxed().toList());
+        assertThat(publisher.calls).extracting(List::size).containsExactly(10, 10, 5);
+        assertThat(store.calls).containsExactly("open", "claim", "complete:MARK:10", "claim", "complete:MARK:10",
+                "claim", "complete:MARK:5", "close");
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(25);
+        assertThat(publisher.published).allSatisfy(m -> assertThat(m.attempt()).isEqualTo(1));
+        assertThat(counters.snapshot().published()).isEqualTo(25);
+    }
+
+    @Test
+    void aFullLastBatchIsFollowedByOneEmptyClaim() throws Exception {
+        for (int i = 0; i < 10; i++) {
+            store.insert("order", "o", "order.created");
+        }
+        loop(config(10)).drain();
+        assertThat(store.calls).containsExactly("open", "claim", "complete:MARK:10", "claim", "close");
+    }
+
+    @Test
+    void deleteModeDeletesPublishedRows() throws Exception {
+        store.insert("order", "o1", "order.created");
+        loop(config(10).toBuilder().completion(CompletionMode.DELETE).build()).drain();
+        assertThat(store.calls).contains("complete:DELETE:1");
+        assertThat(store.count(r -> r.deleted)).isEqualTo(1);
+    }
+
+    @Test
+    void failuresAreRecordedInOneStatementWithBackoffAndTheRestGoesOn() throws Exception {
+        for (int i = 0; i < 6; i++) {
+            store.insert("order", "o" + i, i % 3 == 0 ? "order.poison" : "order.created");
+        }
+        publisher.failing(m -> m.eventType().equals("order.poison"));
+        loop(config(10)).drain();
+
+        assertThat(store.calls).containsExactly("open", "claim", "complete:MARK:4", "fail:2", "close");
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(4);
+        assertThat(store.count(r -> r.attempts == 1 && r.retryAfter.equals(T0.plusSeconds(1)))).isEqualTo(2);
+        assertThat(store.rows.values()).filteredOn(r -> r.attempts == 1)
+                .allSatisfy(r -> assertThat(r.lastError).isEqualTo("java.lang.IllegalStateException: rejected order.poison"));
+        assertThat(events).contains("batch 6/4/2");
+    }
+
+    @Test
+    void aPoisonEventBecomesADeadLetterAfterMaxAttemptsWhileHealthyEventsFlow() throws Exception {
+        store.insert("order", "bad", "order.poison");
+        publisher.failing(m -> m.eventType().equals("order.poison"));
+        DrainLoop loop = loop(config(10));
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            store.insert("order", "good" + attempt, "order.created");
+            loop.drain();
+            clock.advance(Duration.ofMinutes(10)); // past any backoff
+        }
+        store.insert("order", "good4", "order.created");
+        loop.drain();
+
+        assertThat(events).filteredOn(e -> e.startsWith("failed")).containsExactly(
+                "failed order.poison attempt=1 retryAfter=" + T0.plusSeconds(1),
+                "failed order.poison attempt=2 retryAfter=" + T0.plus(Duration.ofMinutes(10)).plusSeconds(2),
+                "failed order.poison attempt=3 retryAfter=" + T0.plus(Duration.ofMinutes(20)).plusSeconds(4));
+        assertThat(events).filteredOn(e -> e.startsWith("dead")).containsExactly("dead order.poison");
+        assertThat(publisher.published).extracting(OutboxMessage::aggregateId)
+                .containsExactly("good1", "good2", "good3", "good4");
+        assertThat(store.count(r -> r.deadAt != null)).isEqualTo(1);
+        assertThat(counters.snapshot().deadLettered()).isEqualTo(1);
+        assertThat(counters.snapshot().failed()).isEqualTo(3);
+    }
+
+    @Test
+    void aRowWaitsForItsBackoffBeforeTheNextAttempt() throws Exception {
+        FakeOutboxStore.Row row = store.insert("order", "o", "order.created");
+        publisher.failing(m -> true);
+        DrainLoop loop = loop(config(10));
+        loop.drain();
+        clock.advance(Duration.ofMillis(999));
+        loop.drain();
+        assertThat(row.attempts).isEqualTo(1);
+        clock.advance(Duration.ofMillis(1));
+        loop.drain();
+        assertThat(row.attempts).isEqualTo(2);
+    }
+
+    @Test
+    void stoppingBeforePublishingReleasesTheWholeClaim() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        DrainLoop loop = loop(config(10));
+        try (OutboxStore.Session s = store.open()) {
+            stopping.set(true);
+            DrainLoop.BatchOutcome outcome = loop.runBatch(s);
+            assertThat(outcome.released()).isEqualTo(5);
+        }
+        assertThat(publisher.calls).isEmpty();
+        assertThat(store.calls).contains("release:5").noneMatch(c -> c.startsWith("complete"));
+        assertThat(store.count(r -> r.claimToken == null && r.processedAt == null)).isEqualTo(5);
+    }
+
+    @Test
+    void stoppingDuringPublishCompletesWhatWasPublishedAndReleasesTheRest() throws Exception {
+        for (int i = 0; i < 200; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        // lease 10 s: publishing may start until claim + 8 s; the publisher needs 100 ms per message
+        RelayConfig config = config(100).toBuilder().lease(Duration.ofSeconds(10)).build();
+        publisher.beforeBatch(batch -> clock.advance(Duration.ofMillis(100L * batch.size())));
+        DrainLoop loop = loop(config);
+        try (OutboxStore.Session s = store.open()) {
+            loop.runBatch(s); // learns the publisher's speed
+        }
+        publisher.beforeBatch(batch -> {
+            clock.advance(Duration.ofMillis(100L * batch.size()));
+            stopping.set(true); // the server stops while this chunk is being sent
+        });
+        DrainLoop.BatchOutcome outcome;
+        try (OutboxStore.Session s = store.open()) {
+            outcome = loop.runBatch(s);
+        }
+        assertThat(publisher.calls).extracting(List::size).containsExactly(100, 80);
+        assertThat(outcome.published()).isEqualTo(80);
+        assertThat(outcome.released()).isEqualTo(20);
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(180);
+        assertThat(store.count(r -> r.claimToken != null)).isZero();
+    }
+
+    @Test
+    void whatWouldOutliveTheLeaseIsReleasedNotPublished() throws Exception {
+        for (int i = 0; i < 200; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        RelayConfig config = config(100).toBuilder().lease(Duration.ofSeconds(10)).build(); // deadline: claim + 8 s
+        publisher.beforeBatch(batch -> clock.advance(Duration.ofMillis(50L * batch.size())));
+        DrainLoop loop = loop(config);
+        DrainLoop.BatchOutcome first;
+        DrainLoop.BatchOutcome second;
+        try (OutboxStore.Session s = store.open()) {
+            first = loop.runBatch(s);   // no estimate yet: one call of 100 (5 s, within the lease)
+            second = loop.runBatch(s);  // 50 ms per message: 8 s fit 160, so all 100 go
+        }
+        assertThat(first.published()).isEqualTo(100);
+        assertThat(second.published()).isEqualTo(100);
+
+        for (int i = 0; i < 200; i++) {
+            store.insert("order", "p" + i, "order.created");
+        }
+        publisher.beforeBatch(batch -> clock.advance(Duration.ofMillis(200L * batch.size()))); // broker slows down
+        try (OutboxStore.Session s = store.open()) {
+            DrainLoop.BatchOutcome slow = loop.runBatch(s); // the estimate did not know yet: one call
+            assertThat(slow.published()).isEqualTo(100);
+            DrainLoop.BatchOutcome next = loop.runBatch(s); // now it does: only what fits goes
+            assertThat(next.published()).isBetween(1, 99);
+            assertThat(next.published() + next.released()).isEqualTo(100);
+            assertThat(next.cutShort()).isTrue();
+        }
+        assertThat(store.count(r -> r.claimToken != null)).isZero();
+        assertThat(store.count(r -> r.processedAt == null)).isPositive();
+    }
+
+    @Test
+    void orderedModePublishesOneEventPerAggregateAndAFailureHoldsBackOnlyItsAggregate() throws Exception {
+        store.insert("order", "A", "a1");
+        store.insert("order", "B", "b1");
+        store.insert("order", "A", "a2");
+        store.insert("order", "B", "b2");
+        store.insert("order", "A", "a3");
+        publisher.failing(m -> m.eventType().equals("a2") && m.attempt() == 1);
+        DrainLoop loop = loop(config(10).toBuilder().ordered(true).build());
+
+        loop.drain();
+        assertThat(publisher.published).extracting(OutboxMessage::eventType).containsExactly("a1", "b1");
+        loop.drain(); // a2 fails (attempt 1); b2 goes
+        loop.drain(); // a2 waits for its backoff, a3 waits for a2
+        assertThat(publisher.published).extracting(OutboxMessage::eventType).containsExactly("a1", "b1", "b2");
+        clock.advance(Duration.ofSeconds(2));
+        loop.drain();
+        loop.drain();
+        assertThat(publisher.published).extracting(OutboxMessage::eventType).containsExactly("a1", "b1", "b2", "a2", "a3");
+        assertThat(publisher.calls).allSatisfy(batch -> assertThat(batch).extracting(OutboxMessage::aggregateId)
+                .doesNotHaveDuplicates());
+    }
+
+    @Test
+    void aRowReclaimedByAnotherRelayIsNotCountedAsOurs() throws Exception {
+        store.insert("order", "o", "order.created");
+        publisher.beforeBatch(batch -> {
+            // our lease expired while we were publishing, and another relay took the row
+            store.row(batch.get(0).id()).claimToken = java.util.UUID.randomUUID();
+        });
+        loop(config(10)).drain();
+        assertThat(store.count(r -> r.processedAt != null)).isZero();
+        assertThat(publisher.published).hasSize(1);
+    }
+
+    @Test
+    void aPublisherThatThrowsFailsItsWholeCallButNotTheRelay() throws Exception {
+        store.insert("order", "o1", "order.created");
+        store.insert("order", "o2", "order.created");
+        publisher.beforeBatch(batch -> {
+            throw new IllegalStateException("publisher bug");
+        });
+        loop(config(10)).drain();
+        assertThat(store.count(r -> r.attempts == 1)).isEqualTo(2);
+        assertThat(store.calls).contains("fail:2");
+    }
+}

@@ -1,0 +1,183 @@
+package io.eeoutbox.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.spi.RelayListener;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The relay's lifecycle on a real executor, against the in-memory store; waits on latches only. */
+class OutboxRelayTest {
+
+    private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
+    private final FakeOutboxStore store = new FakeOutboxStore();
+    private final RecordingPublisher publisher = new RecordingPublisher();
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+    private OutboxRelay relay;
+
+    @AfterEach
+    void tearDown() {
+        if (relay != null) {
+            relay.stop(Duration.ofSeconds(5));
+        }
+        executor.shutdownNow();
+    }
+
+    private OutboxRelay relay(RelayListener listener, Duration poll) {
+        RelayConfig config = RelayConfig.builder().name("unit").notifyEnabled(false).pollInterval(poll).build();
+        relay = OutboxRelay.builder().config(config).store(store).executor(executor).clock(clock)
+                .publisher(publisher).listener(listener).build();
+        return relay;
+    }
+
+    @Test
+    void drainsAtStartAndOnEveryWakeUp() throws Exception {
+        store.insert("order", "o1", "order.created");
+        CountDownLatch first = new CountDownLatch(1);
+        CountDownLatch second = new CountDownLatch(2);
+        OutboxRelay r = relay(new RelayListener() {
+            @Override
+            public void published(OutboxMessage message) {
+                first.countDown();
+                second.countDown();
+            }
+        }, Duration.ofHours(1));
+        r.start();
+        assertThat(first.await(5, TimeUnit.SECONDS)).isTrue();
+        store.insert("order", "o2", "order.created");
+        r.wakeUp();
+        assertThat(second.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(publisher.published).extracting(OutboxMessage::aggregateId).containsExactly("o1", "o2");
+    }
+
+    @Test
+    void aDatabaseOutageIsLoggedOnceReportedAndOverByItself() throws Exception {
+        List<LogRecord> warnings = Collections.synchronizedList(new ArrayList<>());
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    warnings.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Logger logger = Logger.getLogger(OutboxRelay.class.getName());
+        logger.addHandler(handler);
+        try {
+            store.insert("order", "o1", "order.created");
+            store.failNextStatements.set(4);
+            AtomicInteger errors = new AtomicInteger();
+            CountDownLatch published = new CountDownLatch(1);
+            OutboxRelay r = relay(new RelayListener() {
+                @Override
+                public void relayError(Throwable cause) {
+                    errors.incrementAndGet();
+                }
+
+                @Override
+                public void published(OutboxMessage message) {
+                    published.countDown();
+                }
+            }, Duration.ofMillis(20));
+            r.start();
+            assertThat(published.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(errors).hasValue(4);
+            assertThat(warnings).filteredOn(w -> w.getMessage().contains("database error")).hasSize(1);
+            assertThat(warnings.get(0).getThrown()).hasMessageContaining("connection refused");
+            assertThat(r.counters().lastError()).contains("connection refused");
+        } finally {
+            logger.removeHandler(handler);
+        }
+    }
+
+    @Test
+    void stopLetsTheBatchInFlightCompleteAndClaimsNothingNew() throws Exception {
+        for (int i = 0; i < 3; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        CountDownLatch publishing = new CountDownLatch(1);
+        CountDownLatch brokerDone = new CountDownLatch(1);
+        publisher.beforeBatch(batch -> {
+            publishing.countDown();
+            try {
+                brokerDone.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        OutboxRelay r = relay(new RelayListener() { }, Duration.ofHours(1));
+        r.start();
+        assertThat(publishing.await(5, TimeUnit.SECONDS)).isTrue();
+        CompletableFuture<Boolean> stopped = CompletableFuture.supplyAsync(() -> r.stop(Duration.ofSeconds(5)));
+        store.insert("order", "late", "order.created");
+        brokerDone.countDown();
+        assertThat(stopped.get(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(store.count(x -> x.processedAt != null)).isEqualTo(3);
+        assertThat(store.count(x -> x.claimToken != null)).isZero();
+        assertThat(publisher.published).extracting(OutboxMessage::aggregateId).doesNotContain("late");
+        assertThat(r.isRunning()).isFalse();
+    }
+
+    @Test
+    void aPausedRelayClaimsNothingUntilResumed() throws Exception {
+        CountDownLatch published = new CountDownLatch(1);
+        OutboxRelay r = relay(new RelayListener() {
+            @Override
+            public void published(OutboxMessage message) {
+                published.countDown();
+            }
+        }, Duration.ofHours(1));
+        r.pause();
+        r.start();
+        store.insert("order", "o1", "order.created");
+        r.wakeUp();
+        r.runNow();
+        assertThat(published.await(200, TimeUnit.MILLISECONDS)).isFalse();
+        r.resume();
+        assertThat(published.await(5, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void retryOnRequestMakesADeadLetterDueAndWakesTheRelay() throws Exception {
+        FakeOutboxStore.Row row = store.insert("order", "o1", "order.created");
+        row.attempts = 10;
+        row.deadAt = clock.instant();
+        CountDownLatch published = new CountDownLatch(1);
+        OutboxRelay r = relay(new RelayListener() {
+            @Override
+            public void published(OutboxMessage message) {
+                published.countDown();
+            }
+        }, Duration.ofHours(1));
+        r.start();
+        assertThat(r.stats().dead()).isEqualTo(1);
+        assertThat(r.retryDeadLetter(row.id)).isTrue();
+        assertThat(published.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(r.retryDeadLetter(row.id)).isFalse();
+    }
+}
