@@ -76,7 +76,7 @@ public final class JdbcOutboxStore implements OutboxStore {
                 OptionalInt result = OptionalInt.empty();
                 if (dao.tryOutboxMaintenanceLock(lockKey).orElse(Boolean.FALSE)) {
                     result = OptionalInt.of(dao.deleteProcessedOutboxEvents(
-                            new DeleteProcessedOutboxEventsParams(processedBefore, batchSize)));
+                            new DeleteProcessedOutboxEventsParams(processedBefore, batchSize)).orElse(0));
                 }
                 c.commit();
                 return result;
@@ -138,9 +138,9 @@ public final class JdbcOutboxStore implements OutboxStore {
             if (ids.isEmpty()) {
                 return 0;
             }
-            return mode == CompletionMode.DELETE
+            return (mode == CompletionMode.DELETE
                     ? dao.deleteOutboxBatch(new DeleteOutboxBatchParams(ids, token))
-                    : dao.markOutboxBatchProcessed(new MarkOutboxBatchProcessedParams(now, ids, token));
+                    : dao.markOutboxBatchProcessed(new MarkOutboxBatchProcessedParams(now, ids, token))).orElse(0);
         }
 
         @Override

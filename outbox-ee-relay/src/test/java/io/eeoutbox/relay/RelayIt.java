@@ -1,0 +1,81 @@
+package io.eeoutbox.relay;
+
+import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
+import io.eeoutbox.jpa.generated.OutboxEventJdbc;
+import io.eeoutbox.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
+
+/** Shared steps of the relay's integration tests. */
+final class RelayIt {
+
+    private RelayIt() {
+    }
+
+    /** One event to write. */
+    record Event(String aggregateType, String aggregateId, String eventType) {
+    }
+
+    /** Writes events in one transaction through the generated DAO and commits (or rolls back). */
+    static List<UUID> write(TestDatabase.Db db, List<Event> events, boolean commit) {
+        try (Connection c = db.connect()) {
+            c.setAutoCommit(false);
+            OutboxEventJdbc dao = new OutboxEventJdbc(c);
+            List<UUID> ids = new ArrayList<>();
+            for (Event e : events) {
+                UUID id = UUID.randomUUID();
+                dao.insertOutboxEvent(new InsertOutboxEventParams(id, e.aggregateType(), e.aggregateId(), e.eventType(),
+                        "{\"n\":" + ids.size() + "}"));
+                ids.add(id);
+            }
+            if (commit) {
+                c.commit();
+            } else {
+                c.rollback();
+            }
+            return ids;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code n} committed events, written in transactions of up to 1000. */
+    static List<UUID> writeCommitted(TestDatabase.Db db, int n, IntFunction<Event> event) {
+        List<UUID> ids = new ArrayList<>();
+        for (int from = 0; from < n; from += 1000) {
+            List<Event> chunk = new ArrayList<>();
+            for (int i = from; i < Math.min(n, from + 1000); i++) {
+                chunk.add(event.apply(i));
+            }
+            ids.addAll(write(db, chunk, true));
+        }
+        return ids;
+    }
+
+    static long pending(TestDatabase.Db db) {
+        return db.queryLong("SELECT count(*) FROM outbox_events WHERE processed_at IS NULL AND dead_at IS NULL");
+    }
+
+    /** Waits for a condition, checking every 20 ms; fails with {@code what} after {@code timeout}. */
+    static void await(Duration timeout, String what, BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("timed out after " + timeout + " waiting for: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** A test relay's configuration: fast retries, no NOTIFY unless asked. */
+    static RelayConfig.Builder config(String name) {
+        return RelayConfig.builder().name(name).notifyEnabled(false).pollInterval(Duration.ofMillis(100))
+                .backoffInitial(Duration.ofMillis(10)).backoffMax(Duration.ofMillis(50)).backoffJitter(0);
+    }
+}

@@ -1,0 +1,101 @@
+package io.eeoutbox.relay.jms;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.EmbeddedBroker;
+import io.eeoutbox.spi.PublishResult;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The JMS publisher against a real Artemis broker. */
+class JmsPublisherIT {
+
+    private EmbeddedBroker broker;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        broker = new EmbeddedBroker();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        broker.close();
+    }
+
+    private static List<OutboxMessage> batch(String... eventTypes) {
+        List<OutboxMessage> batch = new ArrayList<>();
+        for (int i = 0; i < eventTypes.length; i++) {
+            batch.add(new OutboxMessage(UUID.randomUUID(), i + 1, "order", "o" + i, eventTypes[i], "{\"i\":" + i + "}",
+                    Instant.parse("2026-01-01T00:00:00Z"), 1));
+        }
+        return batch;
+    }
+
+    private static String id(Message m) {
+        try {
+            return m.getStringProperty(JmsPublisher.EVENT_ID);
+        } catch (JMSException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aBatchIsStoredByTheBrokerInOneTransaction() {
+        try (JmsPublisher publisher = JmsPublisher.standalone(broker.connectionFactory(), broker.queue())) {
+            List<OutboxMessage> batch = batch("a", "b", "c");
+            assertThat(publisher.publishAll(batch).failures()).isEmpty();
+            assertThat(broker.receive(10, 300)).extracting(JmsPublisherIT::id)
+                    .containsExactly(batch.stream().map(m -> m.id().toString()).toArray(String[]::new));
+        }
+    }
+
+    @Test
+    void whenTheBatchTransactionFailsOneRefusedMessageFailsAloneAndItsNeighboursGoThrough() {
+        broker.refuseEventType("order.poison");
+        JmsPublisher.BatchTransaction failingCommit = work -> {
+            throw new JMSException("commit failed (simulated)");
+        };
+        try (JmsPublisher publisher = new JmsPublisher(broker.connectionFactory(), broker.queue(), "outbox.events",
+                failingCommit)) {
+            List<OutboxMessage> batch = batch("order.created", "order.poison", "order.paid");
+            PublishResult result = publisher.publishAll(batch);
+            assertThat(result.failures()).containsOnlyKeys(batch.get(1).id());
+            assertThat(result.failures().get(batch.get(1).id())).hasMessageContaining("refused by the test broker");
+            assertThat(broker.receive(10, 300)).extracting(JmsPublisherIT::id)
+                    .containsExactly(batch.get(0).id().toString(), batch.get(2).id().toString());
+        }
+    }
+
+    @Test
+    void aMessageSentTwiceIsStoredOnceByArtemisDuplicateDetection() {
+        try (JmsPublisher publisher = JmsPublisher.standalone(broker.connectionFactory(), broker.queue())) {
+            List<OutboxMessage> batch = batch("a", "b");
+            assertThat(publisher.publishAll(batch).failures()).isEmpty();
+            // the relay died before marking: the same batch is published again, now with a new neighbour
+            List<OutboxMessage> again = new ArrayList<>(batch);
+            again.addAll(batch("c"));
+            assertThat(publisher.publishAll(again).failures()).isEmpty();
+            assertThat(broker.receive(10, 300)).extracting(JmsPublisherIT::id).containsExactlyInAnyOrder(
+                    batch.get(0).id().toString(), batch.get(1).id().toString(), again.get(2).id().toString());
+        }
+    }
+
+    @Test
+    void noBrokerFailsEveryMessageWithoutThrowing() throws Exception {
+        JmsPublisher publisher = JmsPublisher.standalone(broker.connectionFactory(), broker.queue());
+        broker.close();
+        List<OutboxMessage> batch = batch("a", "b");
+        PublishResult result = publisher.publishAll(batch);
+        assertThat(result.failures()).containsOnlyKeys(batch.get(0).id(), batch.get(1).id());
+        publisher.close();
+        broker = new EmbeddedBroker();
+    }
+}
