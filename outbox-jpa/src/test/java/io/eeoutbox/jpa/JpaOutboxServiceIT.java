@@ -69,16 +69,21 @@ class JpaOutboxServiceIT {
     @BeforeEach
     void clean() {
         db.execute("TRUNCATE outbox_events, processed_events, test_orders");
-        env.bean(CommitWatcher.class).seen.clear();
+        env.bean(CommitWatcher.class).seen().clear();
     }
 
     /** Collects the after-commit hints, as a relay in the same JVM would receive them. */
     @ApplicationScoped
     public static class CommitWatcher {
-        final List<OutboxCommitted> seen = new CopyOnWriteArrayList<>();
+        private final List<OutboxCommitted> seen = new CopyOnWriteArrayList<>();
 
         void on(@Observes OutboxCommitted committed) {
             seen.add(committed);
+        }
+
+        /** What was observed so far (a method: the bean is reached through a client proxy). */
+        public List<OutboxCommitted> seen() {
+            return seen;
         }
     }
 
@@ -125,7 +130,7 @@ class JpaOutboxServiceIT {
 
         assertThat(count("test_orders")).isZero();
         assertThat(count("outbox_events")).isZero();
-        assertThat(env.bean(CommitWatcher.class).seen).as("no wake-up after a rollback").isEmpty();
+        assertThat(env.bean(CommitWatcher.class).seen()).as("no wake-up after a rollback").isEmpty();
     }
 
     @Test
@@ -142,16 +147,18 @@ class JpaOutboxServiceIT {
         env.inTransaction(() -> {
             outbox.record("order", "o-4", "order.created", "{}");
             outbox.record("order", "o-4", "order.status-changed", "{}");
-            assertThat(env.bean(CommitWatcher.class).seen).as("not before the commit").isEmpty();
+            assertThat(env.bean(CommitWatcher.class).seen()).as("not before the commit").isEmpty();
             return null;
         });
-        assertThat(env.bean(CommitWatcher.class).seen).containsExactly(new OutboxCommitted(2));
+        assertThat(env.bean(CommitWatcher.class).seen()).containsExactly(new OutboxCommitted(2));
+    }
+
+    /** A payload type as an application would write one (public, so JSON-B can read it). */
+    public record Created(String orderId, BigDecimal total) {
     }
 
     @Test
     void acceptsJsonTextJsonValuesAndObjects() throws Exception {
-        record Created(String orderId, BigDecimal total) {
-        }
         env.inTransaction(() -> {
             outbox.record("order", "a", "t", "[1,2,3]");
             outbox.record("order", "b", "t", Json.createObjectBuilder().add("k", "v").build());
