@@ -1,0 +1,130 @@
+package io.eeoutbox.relay.bench;
+
+import io.eeoutbox.relay.jms.JmsPublisher;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Section 3: commit-to-publish latency. Producers start transactions (order + event) at a steady
+ * rate of about half the producer limit measured in section 1; one ee-outbox relay publishes into
+ * the persistent JMS queue. An event's latency runs from the moment its transaction's commit
+ * returned to the application until the broker transaction holding its message committed
+ * (a relay can publish before the producer's commit call has returned: such events count as 0).
+ *
+ * <p>Three ways to wake the relay: NOTIFY on (trigger plus a LISTEN connection; the fallback poll
+ * is then 5 s); NOTIFY off (only the 1 s fallback poll, as for a relay on another server); and
+ * NOTIFY off with the in-JVM after-commit hint (the relay in the producers' JVM).
+ */
+final class LatencySection {
+
+    static final int SECTION = 3;
+    static final double MAX_P99_NOTIFY_MS = 50;
+    static final int THREADS = 4;
+    static final double FALLBACK_RATE = 1000;
+
+    private LatencySection() {
+    }
+
+    enum Wakeup {
+        NOTIFY("NOTIFY on"),
+        POLL("NOTIFY off, fallback poll only"),
+        HINT("NOTIFY off, in-JVM commit hint");
+
+        final String label;
+
+        Wakeup(String label) {
+            this.label = label;
+        }
+    }
+
+    static void run(BenchContext ctx) throws Exception {
+        BenchSettings s = ctx.settings;
+        double rate = Double.isNaN(ctx.producerLimit) ? FALLBACK_RATE : ctx.producerLimit / 2;
+        String rateBasis = Double.isNaN(ctx.producerLimit) ? "a fixed " + FALLBACK_RATE + " tx/s (section 1 skipped)"
+                : String.format(Locale.ROOT, "half the producer limit of %.0f tx/s (%s)", ctx.producerLimit, ctx.producerLimitBasis);
+        PersistentBroker broker = ctx.broker();
+        for (Wakeup w : Wakeup.values()) {
+            List<Double> p50 = new ArrayList<>();
+            List<Double> p99 = new ArrayList<>();
+            List<Double> max = new ArrayList<>();
+            List<Double> achieved = new ArrayList<>();
+            Duration poll = null;
+            for (int r = 0; r < s.runs(); r++) {
+                ctx.db.reset();
+                ctx.db.notifyTrigger(w == Wakeup.NOTIFY);
+                PublishLog log = new PublishLog();
+                JmsPublisher jms = JmsPublisher.standalone(broker.connectionFactory(), broker.queue());
+                Producers.Outcome o;
+                try (RelayInstance relay = new RelayInstance(ctx.db,
+                        RelayInstance.config("bench-latency", w == Wakeup.NOTIFY).build(), new TrackingPublisher(jms, log))) {
+                    relay.start();
+                    relay.awaitListening(Duration.ofSeconds(10));
+                    Thread.sleep(300);
+                    poll = relay.relay().currentPollInterval();
+                    CommitHint.target(w == Wakeup.HINT ? relay.relay()::wakeUp : null);
+                    try {
+                        o = ctx.producers().paced(THREADS, rate, ctx.millis(s.writeWarmupMs()),
+                                ctx.millis(s.latencyMeasureMs()));
+                    } finally {
+                        CommitHint.target(null);
+                    }
+                    long produced = o.eventIds().size();
+                    BenchContext.await("the relay to publish every event", 120_000, () -> log.distinct() >= produced);
+                    BenchContext.await("the relay to mark every event", 30_000, () -> ctx.db.pending() == 0);
+                } finally {
+                    jms.close();
+                    ctx.db.notifyTrigger(false);
+                }
+                long[] latencies = latencies(o, log);
+                p50.add(Samples.percentileMillis(latencies, 50));
+                p99.add(Samples.percentileMillis(latencies, 99));
+                max.add(Samples.maxMillis(latencies));
+                achieved.add(o.perSecond());
+                Map<UUID, Integer> delivered = broker.drainQueue(o.eventIds().size(), 500);
+                ctx.check("latency " + w.label + ", run " + (r + 1), o.eventIds(), delivered);
+                BenchContext.log(String.format(Locale.ROOT, "latency %s, run %d/%d: %.0f tx/s, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
+                        w.label, r + 1, s.runs(), o.perSecond(), p50.get(r), p99.get(r), max.get(r)));
+            }
+            String scenario = w.label + " (fallback poll " + poll.toMillis() + " ms)";
+            ctx.results.figure(SECTION, scenario, "load", "tx/s", achieved);
+            ctx.results.figure(SECTION, scenario, "p50", "ms", p50);
+            ctx.results.figure(SECTION, scenario, "p99", "ms", p99);
+            ctx.results.figure(SECTION, scenario, "max", "ms", max);
+            if (w == Wakeup.NOTIFY) {
+                ctx.results.target(new Results.Target("p99 commit-to-publish with NOTIFY at half load",
+                        ctx.results.find(SECTION, scenario, "p99").median(), MAX_P99_NOTIFY_MS, false, "ms", rateBasis));
+            }
+            if (w == Wakeup.POLL) {
+                ctx.results.target(new Results.Target("max commit-to-publish without NOTIFY, bounded by the poll interval",
+                        ctx.results.find(SECTION, scenario, "max").median(), poll.toMillis() + 100, false, "ms",
+                        "poll interval " + poll.toMillis() + " ms + 100 ms for the drain itself"));
+            }
+        }
+        ctx.results.note(SECTION, "Load: " + THREADS + " producer threads paced at " + rateBasis + " in all, JTA + JPA + "
+                + "OutboxService.record per transaction; one ee-outbox relay (defaults) into persistent JMS. Latency: from "
+                + "the return of the producer's commit to the return of the relay's JMS batch commit.");
+    }
+
+    /** Commit-to-publish of the events committed in the measured window, sorted. */
+    private static long[] latencies(Producers.Outcome o, PublishLog log) {
+        Samples s = new Samples();
+        List<UUID> ids = o.eventIds();
+        long[] commits = o.commitNanos();
+        Map<UUID, Long> published = log.firstPublish();
+        for (int i = 0; i < ids.size(); i++) {
+            long commit = commits[i];
+            if (commit < o.measureStartNanos() || commit >= o.measureEndNanos()) {
+                continue;
+            }
+            Long p = published.get(ids.get(i));
+            if (p != null) {
+                s.add(Math.max(0, p - commit));
+            }
+        }
+        return s.sorted();
+    }
+}

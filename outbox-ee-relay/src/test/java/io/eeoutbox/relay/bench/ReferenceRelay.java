@@ -1,0 +1,98 @@
+package io.eeoutbox.relay.bench;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.jpa.generated.FetchOutboxBatchParams;
+import io.eeoutbox.jpa.generated.FetchOutboxBatchRow;
+import io.eeoutbox.jpa.generated.OutboxEventJdbc;
+import io.eeoutbox.spi.Publisher;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * The baseline: the reference article's relay ("Il pattern Outbox transazionale in Go con
+ * PostgreSQL", {@code processBatch}), implemented faithfully with ee-outbox's generated DAO.
+ *
+ * <p>Per batch: one database transaction that stays open while the batch is published;
+ * {@code FetchOutboxBatch} ({@code SELECT ... ORDER BY ... LIMIT 100 FOR UPDATE SKIP LOCKED}), all rows
+ * read before the first publish; then for each row in turn a synchronous publish and one
+ * {@code UPDATE} for that row ({@code MarkOutboxProcessed}, or {@code IncrementOutboxAttempts} when the
+ * publish failed, going on with the next row); commit. A failed mark rolls the whole batch back,
+ * as the article's {@code return fmt.Errorf("mark processed: ...")} with its deferred rollback does.
+ *
+ * <p>One difference, in the baseline's favour: the article runs one batch per ticker tick; here a
+ * worker runs its batches back to back while they find rows, so a drain is not limited by the tick.
+ */
+final class ReferenceRelay {
+
+    private static final Logger LOG = Logger.getLogger(ReferenceRelay.class.getName());
+
+    private final DataSource dataSource;
+    private final Publisher publisher;
+    private final int batchSize;
+    private final int maxAttempts;
+
+    ReferenceRelay(DataSource dataSource, Publisher publisher, int batchSize, int maxAttempts) {
+        this.dataSource = dataSource;
+        this.publisher = publisher;
+        this.batchSize = batchSize;
+        this.maxAttempts = maxAttempts;
+    }
+
+    /**
+     * Runs batches back to back on one connection until a fetch finds nothing, or {@code keepGoing}
+     * turns false (checked between batches).
+     *
+     * @return rows fetched in all
+     */
+    long drain(BooleanSupplier keepGoing) throws SQLException {
+        long total = 0;
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            while (keepGoing.getAsBoolean()) {
+                int n = processBatch(c);
+                if (n == 0) {
+                    break;
+                }
+                total += n;
+            }
+            c.setAutoCommit(true);
+        }
+        return total;
+    }
+
+    /** One batch, as the article's {@code processBatch}; returns how many rows it fetched. */
+    int processBatch(Connection c) throws SQLException {
+        boolean done = false;
+        try {
+            OutboxEventJdbc dao = new OutboxEventJdbc(c);
+            List<FetchOutboxBatchRow> batch = dao.fetchOutboxBatch(new FetchOutboxBatchParams(maxAttempts, batchSize));
+            for (FetchOutboxBatchRow e : batch) {
+                try {
+                    publisher.publish(new OutboxMessage(e.id(), 0, e.aggregateType(), e.aggregateId(), e.eventType(),
+                            e.payload(), null, e.attempts() + 1));
+                } catch (Exception publishFailure) {
+                    LOG.log(Level.WARNING, "publish failed event_id=" + e.id(), publishFailure);
+                    try {
+                        dao.incrementOutboxAttempts(e.id());
+                    } catch (SQLException incrementFailure) {
+                        LOG.log(Level.WARNING, "increment attempts failed event_id=" + e.id(), incrementFailure);
+                    }
+                    continue;
+                }
+                dao.markOutboxProcessed(e.id());
+            }
+            c.commit();
+            done = true;
+            return batch.size();
+        } finally {
+            if (!done) {
+                c.rollback();
+            }
+        }
+    }
+}

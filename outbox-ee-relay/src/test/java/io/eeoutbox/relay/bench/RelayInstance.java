@@ -1,0 +1,104 @@
+package io.eeoutbox.relay.bench;
+
+import io.agroal.api.AgroalDataSource;
+import io.eeoutbox.relay.OutboxRelay;
+import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.spi.Publisher;
+import io.eeoutbox.spi.RelayListener;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One ee-outbox relay as a server runs it: its own pool of plain connections (counted by a
+ * {@link CountingDataSource}), its own scheduled executor, its publisher. Counts the rows it
+ * completed (published and marked), so a drain's end is known without asking the database.
+ */
+final class RelayInstance implements AutoCloseable {
+
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    private final BenchDatabase db;
+    private final AgroalDataSource pool;
+    private final CountingDataSource counting;
+    private final ScheduledExecutorService executor;
+    private final OutboxRelay relay;
+    private final AtomicLong completed = new AtomicLong();
+    private final AtomicLong batches = new AtomicLong();
+
+    RelayInstance(BenchDatabase db, RelayConfig config, Publisher publisher) throws SQLException {
+        this.db = db;
+        this.pool = db.pool(4);
+        this.counting = new CountingDataSource(pool);
+        this.executor = Executors.newScheduledThreadPool(2, r -> {
+            Thread t = new Thread(r, "bench-" + config.name() + "-" + THREADS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.relay = OutboxRelay.builder()
+                .config(config)
+                .dataSource(counting.dataSource())
+                .executor(executor)
+                .publisher(publisher)
+                .listener(new RelayListener() {
+                    @Override
+                    public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
+                        completed.addAndGet(published);
+                        batches.incrementAndGet();
+                    }
+                })
+                .build();
+    }
+
+    /** The benchmark's relay settings: the library's defaults, NOTIFY as asked, a name. */
+    static RelayConfig.Builder config(String name, boolean notify) {
+        return RelayConfig.builder().name(name).notifyEnabled(notify);
+    }
+
+    OutboxRelay relay() {
+        return relay;
+    }
+
+    CountingDataSource counting() {
+        return counting;
+    }
+
+    long completed() {
+        return completed.get();
+    }
+
+    long batches() {
+        return batches.get();
+    }
+
+    void start() {
+        relay.start();
+    }
+
+    /** Waits until the NOTIFY listener is connected (when NOTIFY is on), at most {@code timeout}. */
+    void awaitListening(Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (relay.config().notifyEnabled() && !relay.isListening() && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            relay.stop(Duration.ofSeconds(30));
+        } finally {
+            executor.shutdownNow();
+            try {
+                executor.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            db.closePool(pool);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.eeoutbox.relay.bench;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.spi.PublishResult;
+import io.eeoutbox.spi.Publisher;
+import java.util.List;
+
+/**
+ * Records every message its delegate accepted in a {@link PublishLog}. Without a delegate it is the
+ * benchmark's no-op publisher: it accepts everything at once, so a drain into it measures the
+ * database side alone.
+ */
+final class TrackingPublisher implements Publisher {
+
+    private final Publisher delegate; // null: no-op
+    private final PublishLog log;
+
+    TrackingPublisher(Publisher delegate, PublishLog log) {
+        this.delegate = delegate;
+        this.log = log;
+    }
+
+    static TrackingPublisher noOp(PublishLog log) {
+        return new TrackingPublisher(null, log);
+    }
+
+    @Override
+    public void publish(OutboxMessage message) throws Exception {
+        if (delegate != null) {
+            delegate.publish(message);
+        }
+        log.published(message.id(), System.nanoTime());
+    }
+
+    @Override
+    public PublishResult publishAll(List<OutboxMessage> batch) {
+        PublishResult result = delegate == null ? PublishResult.allPublished() : delegate.publishAll(batch);
+        long now = System.nanoTime();
+        for (OutboxMessage m : batch) {
+            if (!result.isFailed(m.id())) {
+                log.published(m.id(), now);
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public String describe() {
+        return delegate == null ? "no-op" : delegate.describe();
+    }
+}

@@ -1,0 +1,104 @@
+package io.eeoutbox.relay.bench;
+
+import io.eeoutbox.relay.bench.Producers.Work;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Section 1: what recording an event adds to a business transaction. Clients insert an order
+ * through JPA in a JTA transaction, back to back, without and with {@code OutboxService.record(...)}
+ * of its event (the NOTIFY trigger off: its price is section 4's). A third, diagnostic variant gives
+ * record() its payload as a {@code JsonValue}, which record() does not parse: the difference to the
+ * JSON-text variant is the cost of checking the text. The variants take turns within a run, in an
+ * order that rotates from run to run, so slow drift of the machine favours none; each run starts
+ * on an empty, vacuumed table.
+ */
+final class WriteOverheadSection {
+
+    static final int SECTION = 1;
+    static final int[] CLIENTS = {1, 2, 8};
+    static final double MAX_P50_OVERHEAD_PERCENT = 25;
+
+    private WriteOverheadSection() {
+    }
+
+    private static String label(Work w) {
+        return switch (w) {
+            case BUSINESS -> "business only";
+            case OUTBOX -> "+ OutboxService.record (JSON text)";
+            case OUTBOX_JSON_VALUE -> "+ record, payload as JsonValue (diagnostic)";
+        };
+    }
+
+    static void run(BenchContext ctx) throws Exception {
+        BenchSettings s = ctx.settings;
+        Producers producers = ctx.producers();
+        ctx.db.notifyTrigger(false);
+        // Warm up Hibernate, the pools and the JIT on every path before anything is timed.
+        ctx.db.reset();
+        for (Work w : Work.values()) {
+            producers.closedLoop(2, w, 0, ctx.millis(s.writeWarmupMs()));
+        }
+        double limit = Double.NaN;
+        int limitClients = 0;
+        Work[] works = Work.values();
+        for (int clients : CLIENTS) {
+            Map<Work, List<Double>> tx = new EnumMap<>(Work.class);
+            Map<Work, List<Double>> p50 = new EnumMap<>(Work.class);
+            Map<Work, List<Double>> p99 = new EnumMap<>(Work.class);
+            for (Work w : works) {
+                tx.put(w, new ArrayList<>());
+                p50.put(w, new ArrayList<>());
+                p99.put(w, new ArrayList<>());
+            }
+            List<Double> ratioTx = new ArrayList<>();
+            List<Double> ratioP50 = new ArrayList<>();
+            List<Double> ratioP99 = new ArrayList<>();
+            for (int r = 0; r < s.runs(); r++) {
+                for (int k = 0; k < works.length; k++) {
+                    Work w = works[(k + r) % works.length];
+                    ctx.db.reset();
+                    Producers.Outcome o = producers.closedLoop(clients, w, ctx.millis(s.writeWarmupMs()),
+                            ctx.millis(s.writeMeasureMs()));
+                    tx.get(w).add(o.perSecond());
+                    p50.get(w).add(Samples.percentileMillis(o.latencies(), 50));
+                    p99.get(w).add(Samples.percentileMillis(o.latencies(), 99));
+                }
+                ratioTx.add(tx.get(Work.OUTBOX).get(r) / tx.get(Work.BUSINESS).get(r));
+                ratioP50.add(p50.get(Work.OUTBOX).get(r) / p50.get(Work.BUSINESS).get(r));
+                ratioP99.add(p99.get(Work.OUTBOX).get(r) / p99.get(Work.BUSINESS).get(r));
+                BenchContext.log(String.format(Locale.ROOT, "write overhead, %d clients, run %d/%d: business %.0f tx/s p50 %.2f ms;"
+                                + " + outbox %.0f tx/s p50 %.2f ms; JsonValue %.0f tx/s p50 %.2f ms", clients, r + 1, s.runs(),
+                        tx.get(Work.BUSINESS).get(r), p50.get(Work.BUSINESS).get(r), tx.get(Work.OUTBOX).get(r),
+                        p50.get(Work.OUTBOX).get(r), tx.get(Work.OUTBOX_JSON_VALUE).get(r), p50.get(Work.OUTBOX_JSON_VALUE).get(r)));
+            }
+            String c = clients + (clients == 1 ? " client" : " clients");
+            for (Work w : works) {
+                ctx.results.figure(SECTION, c + ": " + label(w), "throughput", "tx/s", tx.get(w));
+                ctx.results.figure(SECTION, c + ": " + label(w), "p50", "ms", p50.get(w));
+                ctx.results.figure(SECTION, c + ": " + label(w), "p99", "ms", p99.get(w));
+            }
+            ctx.results.figure(SECTION, c + ": ratio record (JSON text) / business only", "throughput", "x", ratioTx);
+            ctx.results.figure(SECTION, c + ": ratio record (JSON text) / business only", "p50", "x", ratioP50);
+            ctx.results.figure(SECTION, c + ": ratio record (JSON text) / business only", "p99", "x", ratioP99);
+            Results.Figure ratio = ctx.results.find(SECTION, c + ": ratio record (JSON text) / business only", "p50");
+            ctx.results.target(new Results.Target("write overhead at p50, " + c, (ratio.median() - 1) * 100,
+                    MAX_P50_OVERHEAD_PERCENT, false, "%", "p50 latency with record() vs without, same run"));
+            double withOutbox = ctx.results.find(SECTION, c + ": " + label(Work.OUTBOX), "throughput").median();
+            if (Double.isNaN(limit) || withOutbox > limit) {
+                limit = withOutbox;
+                limitClients = clients;
+            }
+        }
+        ctx.producerLimit = limit;
+        ctx.producerLimitBasis = "section 1, " + limitClients + " clients";
+        ctx.results.note(SECTION, String.format(Locale.ROOT, "Producer limit (highest median throughput with record(), JSON"
+                + " text): %.0f tx/s at %d clients; sections 2 and 3 are measured against it.", limit, limitClients));
+        ctx.results.note(SECTION, "Each transaction: Narayana JTA (one-phase commit), Agroal pool of 8, Hibernate "
+                + "persist of one order; with the outbox also JpaOutboxService.record(...) of a ~200-byte JSON payload "
+                + "(generated InsertOutboxEvent native query). NOTIFY trigger off.");
+    }
+}
