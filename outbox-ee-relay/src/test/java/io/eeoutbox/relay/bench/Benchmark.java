@@ -46,6 +46,7 @@ public final class Benchmark {
         Files.createDirectories(settings.out());
         results.environment("size: " + settings.size() + ", runs per figure: " + settings.runs() + ", backlog: "
                 + settings.backlog() + " events, sections: " + settings.sections());
+        results.environment("source: " + sourceVersion());
         results.environment("machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
                 + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB heap; JVM " + System.getProperty("java.vm.name") + " "
                 + System.getProperty("java.version") + "; started " + Instant.now());
@@ -94,6 +95,41 @@ public final class Benchmark {
         results.environment(String.format(Locale.ROOT, "benchmark took %.0f s", (System.nanoTime() - started) / 1e9));
         results.write(settings.out());
         return results;
+    }
+
+    /**
+     * The code measured: {@code -Dbench.commit} when given (a build from an exported tree), otherwise
+     * the git commit of the working tree and whether main code or SQL had uncommitted changes.
+     */
+    static String sourceVersion() {
+        String given = System.getProperty("bench.commit", "").trim();
+        if (!given.isEmpty()) {
+            return "commit " + given;
+        }
+        String head = git("rev-parse", "--short", "HEAD");
+        if (head.isEmpty()) {
+            return "unknown (no git)";
+        }
+        String dirty = git("status", "--porcelain", "--", "../outbox-api/src/main", "../outbox-jpa/src/main",
+                "../outbox-ee-relay/src/main", "../sql");
+        return "commit " + head + (dirty.isEmpty() ? ", main code and SQL as committed"
+                : ", WITH uncommitted changes in main code or SQL: " + dirty.replace('\n', ';'));
+    }
+
+    private static String git(String... args) {
+        try {
+            String[] command = new String[args.length + 1];
+            command[0] = "git";
+            System.arraycopy(args, 0, command, 1, args.length);
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+            return p.waitFor() == 0 ? out : "";
+        } catch (IOException | RuntimeException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
     }
 
     /** The 1-minute load average from /proc/loadavg, or "?". */
