@@ -45,10 +45,11 @@ final class DrainLoop {
     private final BooleanSupplier stopping;
     private final LongSupplier nanoTime;
     private final LeaseBudget budget;
+    private final java.util.concurrent.Executor completionExecutor; // null: complete inline
 
     DrainLoop(OutboxStore store, Publisher publisher, RelayListener listener, BackoffPolicy backoff,
               RelayConfig config, Clock clock, RelayCounters counters, BooleanSupplier mayClaim,
-              BooleanSupplier stopping, LongSupplier nanoTime) {
+              BooleanSupplier stopping, LongSupplier nanoTime, java.util.concurrent.Executor completionExecutor) {
         this.store = store;
         this.publisher = publisher;
         this.listener = listener;
@@ -60,24 +61,31 @@ final class DrainLoop {
         this.stopping = stopping;
         this.nanoTime = nanoTime;
         this.budget = new LeaseBudget(config.lease());
+        this.completionExecutor = completionExecutor;
     }
 
     /**
      * Claims and publishes until a batch comes back less than full, or claiming is no longer allowed.
+     *
+     * <p>With a completion executor, batch N is completed on a second connection while batch N+1 is
+     * claimed and published (at most one completion in flight; the drain waits for it before handing
+     * over the next one, and before it ends). Without one, each batch is completed before the next claim.
      *
      * @return how many rows were claimed in all
      * @throws SQLException when the database fails; rows of the batch in flight stay leased until their lease ends
      */
     int drain() throws SQLException {
         int total = 0;
-        try (OutboxStore.Session session = store.open()) {
+        try (OutboxStore.Session session = store.open();
+             Completer completer = new Completer(completionExecutor == null ? session : null)) {
             while (mayClaim.getAsBoolean()) {
-                BatchOutcome outcome = runBatch(session);
+                BatchOutcome outcome = runBatch(session, completer);
                 total += outcome.claimed();
                 if (outcome.claimed() < config.batchSize() || outcome.cutShort()) {
                     break;
                 }
             }
+            completer.flush();
         }
         return total;
     }
@@ -87,7 +95,16 @@ final class DrainLoop {
         static final BatchOutcome EMPTY = new BatchOutcome(0, 0, 0, 0, false);
     }
 
+    /** Claims, publishes and completes one batch on {@code session}, before returning. */
     BatchOutcome runBatch(OutboxStore.Session session) throws SQLException {
+        try (Completer inline = new Completer(session)) {
+            BatchOutcome outcome = runBatch(session, inline);
+            inline.flush();
+            return outcome;
+        }
+    }
+
+    private BatchOutcome runBatch(OutboxStore.Session session, Completer completer) throws SQLException {
         long started = nanoTime.getAsLong();
         Instant now = clock.instant();
         UUID token = UUID.randomUUID();
@@ -103,16 +120,152 @@ final class DrainLoop {
         List<OutboxMessage> unpublished = new ArrayList<>(plan.holdBack().size() + round.unpublished().size());
         unpublished.addAll(plan.holdBack());
         unpublished.addAll(round.unpublished());
-
-        completePublished(session, token, round.published());
-        recordFailures(session, token, round);
-        release(session, token, unpublished);
-
-        long elapsed = nanoTime.getAsLong() - started;
-        counters.batch(round.published().size(), round.failures().size(), elapsed);
-        listener.batchCompleted(claimed.size(), round.published().size(), round.failures().size(), Duration.ofNanos(elapsed));
+        for (OutboxMessage m : round.published()) {
+            listener.published(m);
+        }
+        completer.submit(s -> {
+            completePublished(s, token, round.published());
+            recordFailures(s, token, round);
+            release(s, token, unpublished);
+            long elapsed = nanoTime.getAsLong() - started;
+            counters.batch(round.published().size(), round.failures().size(), elapsed);
+            listener.batchCompleted(claimed.size(), round.published().size(), round.failures().size(),
+                    Duration.ofNanos(elapsed));
+        });
         return new BatchOutcome(claimed.size(), round.published().size(), round.failures().size(), unpublished.size(),
                 !round.unpublished().isEmpty());
+    }
+
+    /** The statements that complete one batch. */
+    @FunctionalInterface
+    private interface Completion {
+        void run(OutboxStore.Session session) throws SQLException;
+    }
+
+    /**
+     * Runs completions: inline on a given session, or on the completion executor with a session of its
+     * own, one at a time. A completion the executor has not started when the drain needs it done is run
+     * by the drain itself, so a busy or single-threaded executor never deadlocks the drain.
+     */
+    private final class Completer implements AutoCloseable {
+        private final OutboxStore.Session inlineSession;
+        private OutboxStore.Session ownSession;
+        private Pending pending;
+
+        Completer(OutboxStore.Session inlineSession) {
+            this.inlineSession = inlineSession;
+        }
+
+        void submit(Completion completion) throws SQLException {
+            flush();
+            if (inlineSession != null || completionExecutor == null) {
+                completion.run(inlineSession != null ? inlineSession : session());
+                return;
+            }
+            OutboxStore.Session s = session();
+            pending = new Pending(() -> completion.run(s));
+            try {
+                completionExecutor.execute(pending);
+            } catch (RuntimeException rejected) {
+                // run by flush(), on this thread
+            }
+        }
+
+        /** Waits for (or runs) the completion in flight; rethrows its failure. */
+        void flush() throws SQLException {
+            Pending p = pending;
+            pending = null;
+            if (p != null) {
+                p.await();
+            }
+        }
+
+        private OutboxStore.Session session() throws SQLException {
+            if (ownSession == null) {
+                ownSession = store.open();
+            }
+            return ownSession;
+        }
+
+        @Override
+        public void close() throws SQLException {
+            try {
+                Pending p = pending;
+                pending = null;
+                if (p != null) {
+                    p.awaitQuietly();
+                }
+            } finally {
+                if (ownSession != null) {
+                    ownSession.close();
+                }
+            }
+        }
+    }
+
+    /** A completion handed to the executor; whoever starts it first runs it. */
+    private static final class Pending implements Runnable {
+        private final ThrowingRunnable work;
+        private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+        private final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        private volatile Throwable failure;
+
+        Pending(ThrowingRunnable work) {
+            this.work = work;
+        }
+
+        @Override
+        public void run() {
+            if (!started.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                work.run();
+            } catch (Throwable t) {
+                failure = t;
+            } finally {
+                done.countDown();
+            }
+        }
+
+        void await() throws SQLException {
+            run(); // not started yet: run it here
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    done.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            Throwable t = failure;
+            if (t instanceof SQLException e) {
+                throw e;
+            } else if (t instanceof RuntimeException e) {
+                throw e;
+            } else if (t instanceof Error e) {
+                throw e;
+            } else if (t != null) {
+                throw new IllegalStateException(t);
+            }
+        }
+
+        void awaitQuietly() {
+            try {
+                await();
+            } catch (SQLException | RuntimeException e) {
+                LOG.log(Level.FINE, "completion failed while the drain was ending", e);
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface ThrowingRunnable {
+        void run() throws SQLException;
     }
 
     /** What happened to the messages handed to (or kept from) the publisher. */
@@ -181,9 +334,6 @@ final class DrainLoop {
             throws SQLException {
         if (published.isEmpty()) {
             return;
-        }
-        for (OutboxMessage m : published) {
-            listener.published(m);
         }
         List<UUID> ids = ids(published);
         int completed = session.complete(config.completion(), ids, token, clock.instant());

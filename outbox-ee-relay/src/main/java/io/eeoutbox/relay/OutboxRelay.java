@@ -81,7 +81,7 @@ public final class OutboxRelay {
                 : BackoffPolicy.exponential(config.backoffInitial(), config.backoffFactor(), config.backoffMax(),
                         config.backoffJitter(), () -> ThreadLocalRandom.current().nextDouble());
         this.drainLoop = new DrainLoop(store, publisher, listener, backoff, config, clock, counters,
-                () -> !stopping && !paused, () -> stopping, nanoTime);
+                () -> !stopping && !paused, () -> stopping, nanoTime, b.pipelined ? executor : null);
         this.cleaner = new OutboxCleaner(store, clock, config.name(), config.cleanupBatchSize(), () -> !stopping);
         this.trigger = new CoalescingTrigger(executor, this::drainOnce);
         if (config.notifyEnabled()) {
@@ -403,8 +403,19 @@ public final class OutboxRelay {
         private ThreadFactory threadFactory;
         private NotifyListener.ConnectionSource notifyConnections;
         private LongSupplier nanoTime;
+        private boolean pipelined = true;
 
         private Builder() {
+        }
+
+        /**
+         * Whether batch N is completed on a second connection while batch N+1 is claimed and
+         * published (default true). The completion runs on the executor; the relay then uses two
+         * connections while it drains.
+         */
+        public Builder pipelined(boolean pipelined) {
+            this.pipelined = pipelined;
+            return this;
         }
 
         public Builder config(RelayConfig config) {

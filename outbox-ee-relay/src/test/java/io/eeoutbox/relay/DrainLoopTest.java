@@ -47,7 +47,7 @@ class DrainLoopTest {
 
     private DrainLoop loop(RelayConfig config) {
         return new DrainLoop(store, publisher, listener, BACKOFF, config, clock, counters,
-                () -> !stopping.get(), stopping::get, () -> clock.instant().toEpochMilli() * 1_000_000L);
+                () -> !stopping.get(), stopping::get, () -> clock.instant().toEpochMilli() * 1_000_000L, null);
     }
 
     private static RelayConfig config(int batchSize) {
@@ -265,5 +265,47 @@ class DrainLoopTest {
         loop(config(10)).drain();
         assertThat(store.count(r -> r.attempts == 1)).isEqualTo(2);
         assertThat(store.calls).contains("fail:2");
+    }
+
+    @Test
+    void pipelinedCompletionPublishesAndCompletesEverything() throws Exception {
+        for (int i = 0; i < 95; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        java.util.concurrent.ExecutorService completions = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            DrainLoop loop = new DrainLoop(store, publisher, listener, BACKOFF, config(10), clock, counters,
+                    () -> true, () -> false, System::nanoTime, completions);
+            assertThat(loop.drain()).isEqualTo(95);
+        } finally {
+            completions.shutdownNow();
+        }
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(95);
+        assertThat(store.calls).filteredOn(c -> c.equals("open")).hasSize(2); // claims and completions
+        assertThat(events).filteredOn(e -> e.startsWith("batch")).hasSize(10);
+    }
+
+    @Test
+    void aCompletionTheExecutorNeverStartsIsRunByTheDrainItself() throws Exception {
+        for (int i = 0; i < 25; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        java.util.concurrent.Executor stuck = task -> { }; // accepts and never runs
+        DrainLoop loop = new DrainLoop(store, publisher, listener, BACKOFF, config(10), clock, counters,
+                () -> true, () -> false, System::nanoTime, stuck);
+        assertThat(loop.drain()).isEqualTo(25);
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(25);
+    }
+
+    @Test
+    void aFailedPipelinedCompletionEndsTheDrainWithItsError() throws Exception {
+        for (int i = 0; i < 30; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        publisher.beforeBatch(batch -> store.failNextStatements.set(1)); // the completion after this publish fails
+        DrainLoop loop = new DrainLoop(store, publisher, listener, BACKOFF, config(10), clock, counters,
+                () -> true, () -> false, System::nanoTime, Runnable::run);
+        org.assertj.core.api.Assertions.assertThatThrownBy(loop::drain).isInstanceOf(java.sql.SQLException.class);
+        assertThat(store.count(r -> r.claimToken != null)).isPositive(); // left leased: another relay takes them later
     }
 }

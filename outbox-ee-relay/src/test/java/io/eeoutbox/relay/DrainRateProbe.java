@@ -24,13 +24,15 @@ public final class DrainRateProbe {
                 {1000, CompletionMode.DELETE}};
         for (Object[] run : runs) {
             for (int repeat = 0; repeat < 2; repeat++) {
-                measure(events, (Integer) run[0], (CompletionMode) run[1]);
+                for (boolean pipelined : new boolean[] {false, true}) {
+                    measure(events, (Integer) run[0], (CompletionMode) run[1], pipelined);
+                }
             }
         }
         System.exit(0);
     }
 
-    private static void measure(int events, int batchSize, CompletionMode mode) throws Exception {
+    private static void measure(int events, int batchSize, CompletionMode mode, boolean pipelined) throws Exception {
         TestDatabase.Db db = TestDatabase.get().createDatabase("drain_probe", false);
         RelayIt.writeCommitted(db, events, i -> new RelayIt.Event("order", "o" + (i % 1000), "order.created"));
         db.execute("VACUUM ANALYZE outbox_events");
@@ -51,11 +53,11 @@ public final class DrainRateProbe {
                 published.addAndGet(done);
             }
         };
-        ScheduledExecutorService executor = Executors.newScheduledThreadPool(1);
+        ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
         OutboxRelay relay = OutboxRelay.builder()
                 .config(RelayConfig.builder().name("probe").notifyEnabled(false).batchSize(batchSize).completion(mode)
                         .pollInterval(Duration.ofSeconds(30)).build())
-                .dataSource(db.dataSource()).executor(executor).publisher(noop).listener(counter).build();
+                .dataSource(db.dataSource()).executor(executor).publisher(noop).listener(counter).pipelined(pipelined).build();
         long start = System.nanoTime();
         relay.start();
         while (published.get() < events) {
@@ -64,7 +66,7 @@ public final class DrainRateProbe {
         long nanos = System.nanoTime() - start;
         relay.stop(Duration.ofSeconds(5));
         executor.shutdownNow();
-        System.out.printf("[DrainRateProbe] batch=%d completion=%s events=%d: %.0f events/s (%d ms)%n", batchSize, mode,
-                events, events / (nanos / 1e9), nanos / 1_000_000);
+        System.out.printf("[DrainRateProbe] batch=%d completion=%s pipelined=%s events=%d: %.0f events/s (%d ms)%n",
+                batchSize, mode, pipelined, events, events / (nanos / 1e9), nanos / 1_000_000);
     }
 }

@@ -46,11 +46,22 @@ final class BenchDatabase implements AutoCloseable {
 
     /** A pool of plain (non-JTA, autocommit) connections, as a server's non-JTA data source. */
     AgroalDataSource pool(int maxSize) throws SQLException {
+        return pool(maxSize, null);
+    }
+
+    /**
+     * The same, with server settings for every connection ({@code options} of the JDBC driver, e.g.
+     * {@code -c synchronous_commit=off}); null for none.
+     */
+    AgroalDataSource pool(int maxSize, String serverOptions) throws SQLException {
         AgroalDataSource pool = AgroalDataSource.from(new AgroalDataSourceConfigurationSupplier()
                 .connectionPoolConfiguration(p -> p
                         .maxSize(maxSize)
                         .connectionFactoryConfiguration(cf -> {
                             cf.jdbcUrl(db.url()).autoCommit(true);
+                            if (serverOptions != null) {
+                                cf.jdbcProperty("options", serverOptions);
+                            }
                             if (db.user() != null) {
                                 cf.principal(new NamePrincipal(db.user()));
                             }

@@ -33,6 +33,8 @@ final class DrainSection {
     private final BenchContext ctx;
     private boolean profiledBaseline;
     private boolean profiledRelay;
+    private boolean notedBaselineBroker;
+    private boolean notedRelayBroker;
 
     private DrainSection(BenchContext ctx) {
         this.ctx = ctx;
@@ -49,6 +51,7 @@ final class DrainSection {
     private void runAll() throws Exception {
         BenchSettings s = ctx.settings;
         ctx.db.notifyTrigger(false);
+        warmUp();
         for (boolean jms : new boolean[] {false, true}) {
             for (int instances : new int[] {1, 2}) {
                 String scenario = (jms ? "persistent JMS" : "no-op") + ", " + instances + (instances == 1 ? " instance" : " instances");
@@ -69,7 +72,7 @@ final class DrainSection {
                             b = baseline(scenario + ", run " + (r + 1), jms, instances);
                         } else {
                             e = relay(scenario + ", run " + (r + 1), jms, instances, RelayConfig.builder().build().batchSize(),
-                                    CompletionMode.MARK);
+                                    CompletionMode.MARK, null);
                         }
                     }
                     anyCapped |= b.capped();
@@ -117,25 +120,30 @@ final class DrainSection {
                 }
             }
         }
-        // Settings the pgbench figures point at: bigger batches, and delete-on-publish.
-        for (int batch : new int[] {500}) {
-            for (CompletionMode mode : new CompletionMode[] {CompletionMode.MARK, CompletionMode.DELETE}) {
-                String scenario = "no-op, 1 instance: ee-outbox relay, batch-size " + batch
-                        + (mode == CompletionMode.DELETE ? ", completion=delete" : "");
-                List<Double> rates = new ArrayList<>();
-                List<Double> jvm = new ArrayList<>();
-                List<Double> machine = new ArrayList<>();
-                for (int r = 0; r < s.runs(); r++) {
-                    Drain d = relay(scenario + ", run " + (r + 1), false, 1, batch, mode);
-                    rates.add(d.rate());
-                    jvm.add(d.cpu().jvmCores());
-                    machine.add(d.cpu().machineCores());
-                    BenchContext.log(String.format(Locale.ROOT, "drain %s, run %d/%d: %.0f/s", scenario, r + 1, s.runs(), d.rate()));
-                }
-                ctx.results.figure(SECTION, scenario, "drain rate", "events/s", rates);
-                ctx.results.figure(SECTION, scenario, "JVM CPU", "cores", jvm);
-                ctx.results.figure(SECTION, scenario, "machine CPU", "cores", machine);
+        // Settings the pgbench figures point at (bigger batches, delete-on-publish), and a
+        // diagnostic: the relay's connections not waiting for the WAL flush at each commit.
+        record Extra(String label, int batch, CompletionMode mode, String serverOptions) {
+        }
+        List<Extra> extras = List.of(
+                new Extra("batch-size 500", 500, CompletionMode.MARK, null),
+                new Extra("batch-size 500, completion=delete", 500, CompletionMode.DELETE, null),
+                new Extra("batch-size 100, synchronous_commit=off on its connections (diagnostic)", 100,
+                        CompletionMode.MARK, "-c synchronous_commit=off"));
+        for (Extra x : extras) {
+            String scenario = "no-op, 1 instance: ee-outbox relay, " + x.label();
+            List<Double> rates = new ArrayList<>();
+            List<Double> jvm = new ArrayList<>();
+            List<Double> machine = new ArrayList<>();
+            for (int r = 0; r < s.runs(); r++) {
+                Drain d = relay(scenario + ", run " + (r + 1), false, 1, x.batch(), x.mode(), x.serverOptions());
+                rates.add(d.rate());
+                jvm.add(d.cpu().jvmCores());
+                machine.add(d.cpu().machineCores());
+                BenchContext.log(String.format(Locale.ROOT, "drain %s, run %d/%d: %.0f/s", scenario, r + 1, s.runs(), d.rate()));
             }
+            ctx.results.figure(SECTION, scenario, "drain rate", "events/s", rates);
+            ctx.results.figure(SECTION, scenario, "JVM CPU", "cores", jvm);
+            ctx.results.figure(SECTION, scenario, "machine CPU", "cores", machine);
         }
         ctx.results.note(SECTION, "Backlog: " + s.backlog() + " events of ~200 bytes, one aggregate each, inserted before each "
                 + "drain, then VACUUM ANALYZE and CHECKPOINT. Baseline: FetchOutboxBatch (LIMIT " + BASELINE_BATCH
@@ -145,6 +153,29 @@ final class DrainSection {
                 + "JMS its JmsPublisher (one broker transaction per batch). Instances run in this JVM, each with its own "
                 + "connection(s) and broker connection. Machine CPU: all cores busy (2 = saturated); the part not in the JVM "
                 + "is mostly PostgreSQL.");
+    }
+
+    /** Untimed drains of a small backlog by both algorithms into both publishers: JIT, pools, broker warm. */
+    private void warmUp() throws Exception {
+        int saved = ctx.settings.backlog();
+        for (boolean jms : new boolean[] {false, true}) {
+            List<UUID> ids = freshBacklog(Math.min(saved, 3_000));
+            PublishLog log = new PublishLog();
+            List<AutoCloseable> toClose = new ArrayList<>();
+            AgroalDataSource pool = ctx.db.pool(1);
+            try {
+                new ReferenceRelay(pool, publisher(jms, log, toClose, true), BASELINE_BATCH, MAX_ATTEMPTS)
+                        .drain(() -> true);
+                freshBacklog(Math.min(saved, 3_000));
+                finishWithRelay(jms, log, toClose);
+            } finally {
+                closeAll(toClose);
+                ctx.db.closePool(pool);
+            }
+            if (jms) {
+                ctx.broker().drainQueue(2L * ids.size(), 300);
+            }
+        }
     }
 
     private Publisher publisher(boolean jms, PublishLog log, List<AutoCloseable> toClose, boolean baseline) throws Exception {
@@ -163,8 +194,12 @@ final class DrainSection {
     }
 
     private List<UUID> freshBacklog() throws Exception {
+        return freshBacklog(ctx.settings.backlog());
+    }
+
+    private List<UUID> freshBacklog(int n) throws Exception {
         ctx.db.reset();
-        List<UUID> ids = Backlog.insert(ctx.db, ctx.settings.backlog());
+        List<UUID> ids = Backlog.insert(ctx.db, n);
         ctx.db.settle();
         return ids;
     }
@@ -208,6 +243,12 @@ final class DrainSection {
             long left = ctx.db.pending();
             long done = ids.size() - left;
             boolean capped = left > 0;
+            if (jms && !notedBaselineBroker && instances == 1) {
+                notedBaselineBroker = true;
+                ctx.results.note(SECTION, String.format(Locale.ROOT, "Broker time, baseline into JMS, 1 instance (%s): %d sends, "
+                        + "%.2f ms per send, %.0f%% of the drain's time.", run, log.calls(), log.meanCallMillis(),
+                        log.callSeconds() / ((t1 - t0) / 1e9) * 100));
+            }
             if (!profiledBaseline && !jms && instances == 1) {
                 profiledBaseline = true;
                 ctx.results.statementProfile("Baseline drain, no-op, 1 instance (" + run + ")", counting.table(done, "events"));
@@ -232,7 +273,8 @@ final class DrainSection {
         }
     }
 
-    private Drain relay(String run, boolean jms, int instances, int batchSize, CompletionMode mode) throws Exception {
+    private Drain relay(String run, boolean jms, int instances, int batchSize, CompletionMode mode, String serverOptions)
+            throws Exception {
         List<UUID> ids = freshBacklog();
         PublishLog log = new PublishLog();
         List<AutoCloseable> toClose = new ArrayList<>();
@@ -241,7 +283,7 @@ final class DrainSection {
             for (int i = 0; i < instances; i++) {
                 RelayConfig config = RelayInstance.config("bench-relay-" + (i + 1), false).batchSize(batchSize)
                         .completion(mode).build();
-                relays.add(new RelayInstance(ctx.db, config, publisher(jms, log, toClose, false)));
+                relays.add(new RelayInstance(ctx.db, config, publisher(jms, log, toClose, false), serverOptions));
             }
             CpuMeter cpu = new CpuMeter();
             long t0 = System.nanoTime();
@@ -253,7 +295,15 @@ final class DrainSection {
                     relays.stream().mapToLong(RelayInstance::completed).sum() >= n);
             long t1 = System.nanoTime();
             CpuMeter.Usage usage = cpu.stop();
-            if (!profiledRelay && !jms && instances == 1 && batchSize == 100) {
+            if (jms && !notedRelayBroker && instances == 1) {
+                notedRelayBroker = true;
+                ctx.results.note(SECTION, String.format(Locale.ROOT, "Broker time, ee-outbox relay into JMS, 1 instance (%s): "
+                        + "%d batches, %.2f ms per batch (one broker transaction), %.0f%% of the drain's time.", run, log.calls(),
+                        log.meanCallMillis(), log.callSeconds() / ((t1 - t0) / 1e9) * 100));
+                ctx.results.statementProfile("ee-outbox relay drain, persistent JMS, 1 instance (" + run + ")",
+                        relays.get(0).counting().table(n, "events"));
+            }
+            if (!profiledRelay && !jms && instances == 1 && batchSize == 100 && serverOptions == null) {
                 profiledRelay = true;
                 ctx.results.statementProfile("ee-outbox relay drain, no-op, 1 instance (" + run + ")",
                         relays.get(0).counting().table(n, "events"));

@@ -31,8 +31,13 @@ final class RelayInstance implements AutoCloseable {
     private final AtomicLong batches = new AtomicLong();
 
     RelayInstance(BenchDatabase db, RelayConfig config, Publisher publisher) throws SQLException {
+        this(db, config, publisher, null);
+    }
+
+    /** @param serverOptions settings for the relay's connections (diagnostic variants), or null */
+    RelayInstance(BenchDatabase db, RelayConfig config, Publisher publisher, String serverOptions) throws SQLException {
         this.db = db;
-        this.pool = db.pool(4);
+        this.pool = db.pool(4, serverOptions);
         this.counting = new CountingDataSource(pool);
         this.executor = Executors.newScheduledThreadPool(2, r -> {
             Thread t = new Thread(r, "bench-" + config.name() + "-" + THREADS.incrementAndGet());

@@ -27,14 +27,23 @@ final class TrackingPublisher implements Publisher {
     @Override
     public void publish(OutboxMessage message) throws Exception {
         if (delegate != null) {
+            long t0 = System.nanoTime();
             delegate.publish(message);
+            log.call(System.nanoTime() - t0);
         }
         log.published(message.id(), System.nanoTime());
     }
 
     @Override
     public PublishResult publishAll(List<OutboxMessage> batch) {
-        PublishResult result = delegate == null ? PublishResult.allPublished() : delegate.publishAll(batch);
+        PublishResult result;
+        if (delegate == null) {
+            result = PublishResult.allPublished();
+        } else {
+            long t0 = System.nanoTime();
+            result = delegate.publishAll(batch);
+            log.call(System.nanoTime() - t0);
+        }
         long now = System.nanoTime();
         for (OutboxMessage m : batch) {
             if (!result.isFailed(m.id())) {
