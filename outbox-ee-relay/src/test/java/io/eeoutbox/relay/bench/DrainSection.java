@@ -72,7 +72,7 @@ final class DrainSection {
                             b = baseline(scenario + ", run " + (r + 1), jms, instances);
                         } else {
                             e = relay(scenario + ", run " + (r + 1), jms, instances, RelayConfig.builder().build().batchSize(),
-                                    CompletionMode.MARK, null);
+                                    CompletionMode.MARK, null, true);
                         }
                     }
                     anyCapped |= b.capped();
@@ -122,20 +122,21 @@ final class DrainSection {
         }
         // Settings the pgbench figures point at (bigger batches, delete-on-publish), and a
         // diagnostic: the relay's connections not waiting for the WAL flush at each commit.
-        record Extra(String label, int batch, CompletionMode mode, String serverOptions) {
+        record Extra(String label, int batch, CompletionMode mode, String serverOptions, boolean pipelined) {
         }
         List<Extra> extras = List.of(
-                new Extra("batch-size 500", 500, CompletionMode.MARK, null),
-                new Extra("batch-size 500, completion=delete", 500, CompletionMode.DELETE, null),
+                new Extra("batch-size 100, pipelined(false) (diagnostic)", 100, CompletionMode.MARK, null, false),
+                new Extra("batch-size 500", 500, CompletionMode.MARK, null, true),
+                new Extra("batch-size 500, completion=delete", 500, CompletionMode.DELETE, null, true),
                 new Extra("batch-size 100, synchronous_commit=off on its connections (diagnostic)", 100,
-                        CompletionMode.MARK, "-c synchronous_commit=off"));
+                        CompletionMode.MARK, "-c synchronous_commit=off", true));
         for (Extra x : extras) {
             String scenario = "no-op, 1 instance: ee-outbox relay, " + x.label();
             List<Double> rates = new ArrayList<>();
             List<Double> jvm = new ArrayList<>();
             List<Double> machine = new ArrayList<>();
             for (int r = 0; r < s.runs(); r++) {
-                Drain d = relay(scenario + ", run " + (r + 1), false, 1, x.batch(), x.mode(), x.serverOptions());
+                Drain d = relay(scenario + ", run " + (r + 1), false, 1, x.batch(), x.mode(), x.serverOptions(), x.pipelined());
                 rates.add(d.rate());
                 jvm.add(d.cpu().jvmCores());
                 machine.add(d.cpu().machineCores());
@@ -149,7 +150,7 @@ final class DrainSection {
                 + "drain, then VACUUM ANALYZE and CHECKPOINT. Baseline: FetchOutboxBatch (LIMIT " + BASELINE_BATCH
                 + ", FOR UPDATE SKIP LOCKED) in a transaction held across the sends, one MarkOutboxProcessed per row, "
                 + "sequential publish; into JMS one non-transacted persistent send per message on a kept connection. "
-                + "ee-outbox: OutboxRelay with its defaults (batch-size 100, mark), a pool of its own per instance; into "
+                + "ee-outbox: OutboxRelay with its defaults (batch-size 100, mark, pipelined), a pool of its own per instance; into "
                 + "JMS its JmsPublisher (one broker transaction per batch). Instances run in this JVM, each with its own "
                 + "connection(s) and broker connection. Machine CPU: all cores busy (2 = saturated); the part not in the JVM "
                 + "is mostly PostgreSQL.");
@@ -273,8 +274,8 @@ final class DrainSection {
         }
     }
 
-    private Drain relay(String run, boolean jms, int instances, int batchSize, CompletionMode mode, String serverOptions)
-            throws Exception {
+    private Drain relay(String run, boolean jms, int instances, int batchSize, CompletionMode mode, String serverOptions,
+                        boolean pipelined) throws Exception {
         List<UUID> ids = freshBacklog();
         PublishLog log = new PublishLog();
         List<AutoCloseable> toClose = new ArrayList<>();
@@ -283,7 +284,8 @@ final class DrainSection {
             for (int i = 0; i < instances; i++) {
                 RelayConfig config = RelayInstance.config("bench-relay-" + (i + 1), false).batchSize(batchSize)
                         .completion(mode).build();
-                relays.add(new RelayInstance(ctx.db, config, publisher(jms, log, toClose, false), serverOptions));
+                relays.add(new RelayInstance(ctx.db, config, publisher(jms, log, toClose, false), serverOptions,
+                        pipelined));
             }
             CpuMeter cpu = new CpuMeter();
             long t0 = System.nanoTime();
@@ -303,7 +305,7 @@ final class DrainSection {
                 ctx.results.statementProfile("ee-outbox relay drain, persistent JMS, 1 instance (" + run + ")",
                         relays.get(0).counting().table(n, "events"));
             }
-            if (!profiledRelay && !jms && instances == 1 && batchSize == 100 && serverOptions == null) {
+            if (!profiledRelay && !jms && instances == 1 && batchSize == 100 && serverOptions == null && pipelined) {
                 profiledRelay = true;
                 ctx.results.statementProfile("ee-outbox relay drain, no-op, 1 instance (" + run + ")",
                         relays.get(0).counting().table(n, "events"));

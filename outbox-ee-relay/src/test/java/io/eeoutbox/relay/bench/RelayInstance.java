@@ -36,6 +36,12 @@ final class RelayInstance implements AutoCloseable {
 
     /** @param serverOptions settings for the relay's connections (diagnostic variants), or null */
     RelayInstance(BenchDatabase db, RelayConfig config, Publisher publisher, String serverOptions) throws SQLException {
+        this(db, config, publisher, serverOptions, true);
+    }
+
+    /** @param pipelined {@link OutboxRelay.Builder#pipelined(boolean)} (the library's default: true) */
+    RelayInstance(BenchDatabase db, RelayConfig config, Publisher publisher, String serverOptions, boolean pipelined)
+            throws SQLException {
         this.db = db;
         this.pool = db.pool(4, serverOptions);
         this.counting = new CountingDataSource(pool);
@@ -49,6 +55,7 @@ final class RelayInstance implements AutoCloseable {
                 .dataSource(counting.dataSource())
                 .executor(executor)
                 .publisher(publisher)
+                .pipelined(pipelined)
                 .listener(new RelayListener() {
                     @Override
                     public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
