@@ -22,8 +22,9 @@ import org.postgresql.PGNotification;
  * <p>Every burst of notifications read in one call becomes one wake-up (the relay coalesces
  * further). When the connection breaks (the database restarted, the network failed) the listener
  * reports that it is no longer listening, so the relay polls more often, and reconnects by itself
- * with an exponential backoff (100 ms doubling to 30 s). After every (re)connect it wakes the relay
- * once, to catch up on whatever was committed while nobody listened.
+ * with an exponential backoff (100 ms doubling to 30 s). After every (re)connect it calls
+ * {@code onConnected} once, so the relay catches up on whatever was committed while nobody listened
+ * (the database answers again, so the relay need not wait out its error backoff).
  *
  * <p>The connection must not come from a JTA-enlisted pool and must stay open: either a dedicated
  * connection ({@link RelayConfig#NOTIFY_JDBC_URL}) or one connection borrowed from the relay's non-JTA
@@ -49,6 +50,7 @@ public final class NotifyListener {
     private final ConnectionSource source;
     private final ThreadFactory threadFactory;
     private final Runnable onNotify;
+    private final Runnable onConnected;
     private final Consumer<Boolean> onListening;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -56,7 +58,7 @@ public final class NotifyListener {
     private Thread thread;
 
     public NotifyListener(String relayName, String channel, ConnectionSource source, ThreadFactory threadFactory,
-                          Runnable onNotify, Consumer<Boolean> onListening) {
+                          Runnable onNotify, Runnable onConnected, Consumer<Boolean> onListening) {
         this.relayName = Objects.requireNonNull(relayName, "relayName");
         this.channel = Objects.requireNonNull(channel, "channel");
         if (!CHANNEL.matcher(channel).matches()) {
@@ -65,6 +67,7 @@ public final class NotifyListener {
         this.source = Objects.requireNonNull(source, "source");
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
         this.onNotify = Objects.requireNonNull(onNotify, "onNotify");
+        this.onConnected = Objects.requireNonNull(onConnected, "onConnected");
         this.onListening = Objects.requireNonNull(onListening, "onListening");
     }
 
@@ -126,7 +129,7 @@ public final class NotifyListener {
                     }
                     failures = 0;
                     backoff = MIN_BACKOFF_MILLIS;
-                    onNotify.run();
+                    onConnected.run();
                     listen(connection, pg);
                 } catch (SQLException | RuntimeException e) {
                     if (isStopped()) {

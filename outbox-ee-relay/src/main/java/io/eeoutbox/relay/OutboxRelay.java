@@ -95,7 +95,7 @@ public final class OutboxRelay {
                 return t;
             };
             this.notifyListener = source == null ? null
-                    : new NotifyListener(config.name(), config.notifyChannel(), source, threads, this::wakeUp,
+                    : new NotifyListener(config.name(), config.notifyChannel(), source, threads, this::wakeUp, this::runNow,
                             listening -> LOG.fine(() -> "relay " + config.name() + (listening ? " listening" : " not listening")));
         } else {
             this.notifyListener = null;

@@ -180,4 +180,36 @@ class OutboxRelayTest {
         assertThat(published.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(r.retryDeadLetter(row.id)).isFalse();
     }
+
+    @Test
+    void afterADatabaseErrorWakeUpsWaitForTheBackoffButRunNowDrainsAtOnce() throws Exception {
+        store.failNextStatements.set(1);
+        CountDownLatch failed = new CountDownLatch(1);
+        CountDownLatch published = new CountDownLatch(1);
+        AtomicInteger loops = new AtomicInteger();
+        OutboxRelay r = relay(new RelayListener() {
+            @Override
+            public void relayError(Throwable cause) {
+                failed.countDown();
+            }
+
+            @Override
+            public void loopRan(Instant at) {
+                loops.incrementAndGet();
+            }
+
+            @Override
+            public void published(OutboxMessage message) {
+                published.countDown();
+            }
+        }, Duration.ofHours(1));
+        r.start();
+        assertThat(failed.await(5, TimeUnit.SECONDS)).isTrue();
+        store.insert("order", "o1", "order.created");
+        r.wakeUp(); // backing off: an ordinary wake-up does not hammer a failing database
+        assertThat(published.await(200, TimeUnit.MILLISECONDS)).isFalse();
+        assertThat(loops).hasValue(1);
+        r.runNow(); // the NOTIFY listener reconnected: the database answers again
+        assertThat(published.await(5, TimeUnit.SECONDS)).isTrue();
+    }
 }

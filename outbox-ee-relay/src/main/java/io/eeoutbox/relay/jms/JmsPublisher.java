@@ -46,6 +46,11 @@ import java.util.logging.Logger;
  * duplicate-id cache); consumers deduplicate by {@value #EVENT_ID} in every case (see the inbox in
  * outbox-jpa).
  *
+ * <p>Known limit, seen with ActiveMQ Artemis 2.42: a message that a broker <em>plugin</em> refuses
+ * inside a transacted session is dropped while the commit still succeeds (outside a transaction the
+ * same refusal fails the send). Such a refusal cannot be told apart from success here; do not refuse
+ * outbox messages with broker plugins.
+ *
  * <p>Thread-safe: batches are sent one at a time.
  */
 public final class JmsPublisher implements Publisher, AutoCloseable {
