@@ -153,19 +153,23 @@ class ProbeInServerTest {
     }
 
     @Test
-    void serverResourcesAreReachableUnderTheirNames() throws Exception {
-        for (String name : List.of(RelayDataSource.JNDI_NAME, "jdbc/OutboxRelay", "jdbc/Outbox",
-                ProbeDestinations.OUTBOX_EVENTS, ProbeDestinations.CONNECTION_FACTORY,
-                "java:comp/DefaultManagedScheduledExecutorService")) {
+    void portableNamesResolveOnThisServer() throws Exception {
+        InitialContext naming = new InitialContext();
+        assertTrue(naming.lookup(RelayDataSource.JNDI_NAME) instanceof javax.sql.DataSource);
+        assertTrue(naming.lookup(ProbeDestinations.OUTBOX_EVENTS) instanceof Queue);
+        assertTrue(naming.lookup(ProbeDestinations.CONNECTION_FACTORY) instanceof ConnectionFactory);
+        assertTrue(naming.lookup("java:comp/DefaultManagedScheduledExecutorService")
+                instanceof jakarta.enterprise.concurrent.ManagedScheduledExecutorService);
+        // the servers' own names, for the record: InitialContext finds "jdbc/..." on both
+        for (String name : List.of("jdbc/OutboxRelay", "jdbc/Outbox")) {
             String found;
             try {
-                found = String.valueOf(new InitialContext().lookup(name));
+                found = String.valueOf(naming.lookup(name));
             } catch (NamingException e) {
                 found = "NOT FOUND: " + e;
             }
             report("lookup " + name + " -> " + found);
         }
-        assertTrue(new InitialContext().lookup(RelayDataSource.JNDI_NAME) instanceof javax.sql.DataSource);
     }
 
     // ------------------------------------------------------------------ JMS + MDB
