@@ -13,7 +13,7 @@ import java.util.logging.Logger;
  * environment variables. MicroProfile Config is reached by reflection, so the relay also runs on
  * servers without it and this module needs no compile-time dependency on it.
  */
-final class EeConfigLookup {
+public final class EeConfigLookup {
 
     private static final Logger LOG = Logger.getLogger(EeConfigLookup.class.getName());
     private static final String PROVIDER = "org.eclipse.microprofile.config.ConfigProvider";
@@ -22,7 +22,7 @@ final class EeConfigLookup {
     private EeConfigLookup() {
     }
 
-    static Function<String, Optional<String>> forApplication(ClassLoader loader) {
+    public static Function<String, Optional<String>> forApplication(ClassLoader loader) {
         return microProfileConfig(loader).orElseGet(() -> {
             LOG.fine("MicroProfile Config not available: reading system properties, then environment variables");
             return ConfigLookups.systemPropertiesThenEnvironment();

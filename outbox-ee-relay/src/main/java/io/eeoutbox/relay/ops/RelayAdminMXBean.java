@@ -1,0 +1,92 @@
+package io.eeoutbox.relay.ops;
+
+/**
+ * The relay as operators see it in JConsole, VisualVM or any JMX client: registered on the platform
+ * MBean server as {@code io.eeoutbox:type=OutboxRelay,name=<relay name>} while the relay runs.
+ *
+ * <p>Counts of rows ({@code Pending}, {@code DeadLetters}, {@code OldestPendingAgeSeconds}) are read
+ * from the database when asked (at most once a second); the {@code ...SinceStart} counters are this
+ * relay's own. Every operation is logged by the relay. Failures reach the client as
+ * {@link IllegalArgumentException} (a bad argument) or {@link IllegalStateException} (the database
+ * failed, another relay is cleaning up), with a message and no server-side classes.
+ */
+public interface RelayAdminMXBean {
+
+    /** The relay's name ({@code outbox.relay.name}). */
+    String getName();
+
+    boolean isRunning();
+
+    boolean isPaused();
+
+    /** Whether the relay listens for the insert trigger's NOTIFY now. */
+    boolean isListening();
+
+    /** The publisher, for example {@code jms:java:app/jms/OutboxEvents}. */
+    String getPublisher();
+
+    /** The fallback poll interval in force now (ISO-8601). */
+    String getPollInterval();
+
+    /** Rows waiting to be published (dead letters not included). */
+    long getPending();
+
+    /** Rows that failed {@code outbox.relay.max-attempts} times and wait for an operator. */
+    long getDeadLetters();
+
+    /** How long the oldest pending row has waited, in seconds; 0 when nothing is pending. */
+    long getOldestPendingAgeSeconds();
+
+    long getPublishedSinceStart();
+
+    /** Failed publish attempts since start. */
+    long getFailedSinceStart();
+
+    long getDeadLetteredSinceStart();
+
+    long getBatchesSinceStart();
+
+    /** Claim to completion of the last batch, in milliseconds; -1 before the first batch. */
+    long getLastBatchDurationMillis();
+
+    /** The last database or relay error, or null. */
+    String getLastError();
+
+    /** When it happened (ISO-8601), or null. */
+    String getLastErrorAt();
+
+    /** When the relay last looked for work (ISO-8601), or null. */
+    String getLastLoopAt();
+
+    /** Claims no new batches until {@link #resume()}; the batch in flight completes. */
+    void pause();
+
+    void resume();
+
+    /** Looks for work now (also during the back-off after a database error). */
+    void runNow();
+
+    /**
+     * Makes one dead letter due again with a fresh retry budget.
+     *
+     * @param eventId the event's id (a UUID)
+     * @return false when no dead letter has that id
+     */
+    boolean retryDeadLetter(String eventId);
+
+    /**
+     * Makes every dead letter matching all given filters due again; an empty or null filter matches
+     * all. Times are ISO-8601 instants ({@code 2026-03-01T12:00:00Z}) or dates ({@code 2026-03-01},
+     * midnight UTC); {@code createdFrom} inclusive, {@code createdTo} exclusive.
+     *
+     * @return how many dead letters were made due
+     */
+    int retryDeadLetters(String eventType, String aggregateType, String createdFrom, String createdTo);
+
+    /**
+     * Deletes published rows processed more than {@code days} days ago, now, in bounded batches.
+     *
+     * @return how many rows were deleted
+     */
+    long purgeProcessedOlderThan(int days);
+}

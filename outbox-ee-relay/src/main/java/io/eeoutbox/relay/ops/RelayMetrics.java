@@ -1,0 +1,123 @@
+package io.eeoutbox.relay.ops;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.spi.RelayListener;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The relay's counters and batch-duration histogram, collected by listening to the relay, with no
+ * metrics library: {@code outbox_events_published_total}, {@code outbox_events_failed_total{event_type}}
+ * and {@code outbox_batch_duration_seconds}. Each observation is also handed to the attached
+ * {@link MetricsSink}s, which export it through the server's metrics API. The database gauges come
+ * from {@link GaugeRefresher}, not from here.
+ *
+ * <p>{@code event_type} values are capped at {@value #MAX_EVENT_TYPES} distinct ones; further types are
+ * counted under {@value #OTHER_EVENT_TYPE}, so a bug that invents event types cannot flood the registry.
+ */
+public final class RelayMetrics implements RelayListener {
+
+    private static final Logger LOG = Logger.getLogger(RelayMetrics.class.getName());
+    public static final int MAX_EVENT_TYPES = 200;
+    public static final String OTHER_EVENT_TYPE = "_other";
+
+    private final LongAdder published = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+    private final LongAdder deadLettered = new LongAdder();
+    private final Map<String, LongAdder> failedByType = new ConcurrentHashMap<>();
+    private final DurationHistogram batchDurations = new DurationHistogram();
+    private final CopyOnWriteArrayList<MetricsSink> sinks = new CopyOnWriteArrayList<>();
+
+    /** Forwards every later observation to {@code sink} too. */
+    public void attach(MetricsSink sink) {
+        sinks.add(Objects.requireNonNull(sink, "sink"));
+    }
+
+    /** Stops forwarding to {@code sink} and closes it (its meters are removed). */
+    public void detach(MetricsSink sink) {
+        if (sinks.remove(sink)) {
+            try {
+                sink.close();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "could not remove the relay's metrics from " + sink, e);
+            }
+        }
+    }
+
+    /** Detaches every sink. */
+    public void detachAll() {
+        for (MetricsSink sink : sinks) {
+            detach(sink);
+        }
+    }
+
+    @Override
+    public void published(OutboxMessage message) {
+        published.increment();
+        for (MetricsSink s : sinks) {
+            s.published();
+        }
+    }
+
+    @Override
+    public void failed(OutboxMessage message, Throwable cause, Instant retryAfter) {
+        String type = eventTypeLabel(message.eventType());
+        failed.increment();
+        failedByType.computeIfAbsent(type, t -> new LongAdder()).increment();
+        for (MetricsSink s : sinks) {
+            s.failed(type);
+        }
+    }
+
+    @Override
+    public void deadLettered(OutboxMessage message, Throwable cause) {
+        deadLettered.increment();
+    }
+
+    @Override
+    public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
+        batchDurations.record(elapsed);
+        for (MetricsSink s : sinks) {
+            s.batchCompleted(elapsed);
+        }
+    }
+
+    /** The label for an event type: itself while fewer than {@value #MAX_EVENT_TYPES} are known. */
+    String eventTypeLabel(String eventType) {
+        if (failedByType.containsKey(eventType) || failedByType.size() < MAX_EVENT_TYPES) {
+            return eventType;
+        }
+        return OTHER_EVENT_TYPE;
+    }
+
+    public long published() {
+        return published.sum();
+    }
+
+    public long failed() {
+        return failed.sum();
+    }
+
+    public long deadLettered() {
+        return deadLettered.sum();
+    }
+
+    /** Failed attempts by event type, sorted by type. */
+    public Map<String, Long> failedByEventType() {
+        Map<String, Long> copy = new TreeMap<>();
+        failedByType.forEach((k, v) -> copy.put(k, v.sum()));
+        return copy;
+    }
+
+    public DurationHistogram.Snapshot batchDurations() {
+        return batchDurations.snapshot();
+    }
+}

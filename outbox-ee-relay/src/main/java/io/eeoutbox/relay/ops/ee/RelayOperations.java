@@ -1,0 +1,207 @@
+package io.eeoutbox.relay.ops.ee;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.OutboxRelay;
+import io.eeoutbox.relay.ee.EeConfigLookup;
+import io.eeoutbox.relay.ee.OutboxRelayBootstrap;
+import io.eeoutbox.relay.ops.GaugeRefresher;
+import io.eeoutbox.relay.ops.MetricsSink;
+import io.eeoutbox.relay.ops.OpsConfig;
+import io.eeoutbox.relay.ops.RelayAdmin;
+import io.eeoutbox.relay.ops.RelayHealth;
+import io.eeoutbox.relay.ops.RelayMBeans;
+import io.eeoutbox.relay.ops.RelayMetrics;
+import io.eeoutbox.spi.RelayListener;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.BeforeDestroyed;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.interceptor.Interceptor;
+import java.lang.management.ManagementFactory;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import javax.management.ObjectName;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+
+/**
+ * The relay's observability and operations in a server: listens to the relay (it is a
+ * {@link RelayListener} bean, so {@link OutboxRelayBootstrap} hands it every observation), and, right
+ * after the bootstrap has started the relay, registers the MBean, starts the gauge refresher on the
+ * relay's executor and exports the metrics through the server's metrics API; right before the
+ * bootstrap stops the relay, it undoes all three, so a redeployment starts clean.
+ *
+ * <p>The ordering comes from observer priorities: the bootstrap observes the application's start and
+ * stop at the default priority ({@code APPLICATION + 500}); this bean starts after it and stops before it.
+ */
+@ApplicationScoped
+public class RelayOperations implements RelayListener {
+
+    private static final Logger LOG = Logger.getLogger(RelayOperations.class.getName());
+    private static final int AFTER_BOOTSTRAP = Interceptor.Priority.APPLICATION + 600;
+    private static final int BEFORE_BOOTSTRAP = Interceptor.Priority.APPLICATION + 400;
+
+    @Inject
+    OutboxRelayBootstrap bootstrap;
+
+    private final Clock clock = Clock.systemUTC();
+    private volatile OpsConfig config;
+    private volatile RelayMetrics metrics;
+    private volatile RelayHealth health;
+    private GaugeRefresher refresher;
+    private ObjectName mbeanName;
+    private List<MetricsSink> sinks = List.of();
+    private boolean started;
+
+    OpsConfig config() {
+        OpsConfig c = config;
+        if (c == null) {
+            synchronized (this) {
+                if (config == null) {
+                    config = OpsConfig.load(EeConfigLookup.forApplication(loader()));
+                    metrics = new RelayMetrics();
+                    health = new RelayHealth(clock, config);
+                }
+                c = config;
+            }
+        }
+        return c;
+    }
+
+    void onStart(@Observes @Priority(AFTER_BOOTSTRAP) @Initialized(ApplicationScoped.class) Object ignored) {
+        start();
+    }
+
+    void onStop(@Observes @Priority(BEFORE_BOOTSTRAP) @BeforeDestroyed(ApplicationScoped.class) Object ignored) {
+        stop();
+    }
+
+    @PreDestroy
+    void preDestroy() {
+        stop();
+    }
+
+    synchronized void start() {
+        if (started) {
+            return;
+        }
+        OpsConfig c = config();
+        Optional<OutboxRelay> running = bootstrap.relay();
+        if (running.isEmpty()) {
+            LOG.fine("the outbox relay does not run in this application: no MBean, gauges or metrics");
+            return;
+        }
+        started = true;
+        OutboxRelay relay = running.get();
+        String name = relay.config().name();
+        refresher = new GaugeRefresher(name, relay::stats, clock, c.refreshInterval(), health);
+        try {
+            ScheduledExecutorService executor = InitialContext.doLookup(relay.config().executor());
+            refresher.start(executor);
+        } catch (NamingException | RuntimeException e) {
+            LOG.log(Level.WARNING, "relay " + name + ": the gauge refresher could not be scheduled on "
+                    + relay.config().executor() + "; the database gauges stay unknown", e);
+        }
+        if (c.metricsEnabled()) {
+            sinks = MetricsExports.bind(loader(), refresher::latest);
+            sinks.forEach(metrics::attach);
+        }
+        if (c.jmxEnabled()) {
+            mbeanName = RelayMBeans.register(ManagementFactory.getPlatformMBeanServer(), new RelayAdmin(relay, clock));
+        }
+        LOG.info(() -> "relay " + name + " observability: metrics " + (sinks.isEmpty() ? "not exported" : "exported to "
+                + sinks) + ", gauges refreshed every " + c.refreshInterval() + ", MBean "
+                + (mbeanName == null ? "none" : mbeanName.toString()));
+    }
+
+    synchronized void stop() {
+        if (!started) {
+            return;
+        }
+        started = false;
+        RelayMBeans.unregister(ManagementFactory.getPlatformMBeanServer(), mbeanName);
+        mbeanName = null;
+        if (refresher != null) {
+            refresher.stop();
+        }
+        metrics.detachAll();
+        sinks = List.of();
+    }
+
+    /** The relay's readiness now (UP when the relay does not run here). */
+    public RelayHealth.Report readiness() {
+        config();
+        return health.readiness();
+    }
+
+    /** The relay's liveness now. */
+    public RelayHealth.Report liveness() {
+        config();
+        Optional<OutboxRelay> relay = bootstrap.relay();
+        boolean running = relay.map(OutboxRelay::isRunning).orElse(false);
+        boolean paused = relay.map(OutboxRelay::isPaused).orElse(false);
+        Duration poll = relay.map(OutboxRelay::currentPollInterval).orElse(Duration.ofSeconds(1));
+        return health.liveness(running, paused, poll);
+    }
+
+    /** The metrics collected since the application started. */
+    public RelayMetrics metrics() {
+        config();
+        return metrics;
+    }
+
+    // --- RelayListener: to the metrics and the health --------------------------------------------
+
+    @Override
+    public void published(OutboxMessage message) {
+        config();
+        metrics.published(message);
+        health.published(message);
+    }
+
+    @Override
+    public void failed(OutboxMessage message, Throwable cause, Instant retryAfter) {
+        config();
+        metrics.failed(message, cause, retryAfter);
+        health.failed(message, cause, retryAfter);
+    }
+
+    @Override
+    public void deadLettered(OutboxMessage message, Throwable cause) {
+        config();
+        metrics.deadLettered(message, cause);
+    }
+
+    @Override
+    public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
+        config();
+        metrics.batchCompleted(claimed, published, failed, elapsed);
+        health.batchCompleted(claimed, published, failed, elapsed);
+    }
+
+    @Override
+    public void relayError(Throwable cause) {
+        config();
+        health.relayError(cause);
+    }
+
+    @Override
+    public void loopRan(Instant at) {
+        config();
+        health.loopRan(at);
+    }
+
+    private static ClassLoader loader() {
+        ClassLoader tccl = Thread.currentThread().getContextClassLoader();
+        return tccl != null ? tccl : RelayOperations.class.getClassLoader();
+    }
+}

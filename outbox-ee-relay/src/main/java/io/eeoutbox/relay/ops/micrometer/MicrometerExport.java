@@ -1,0 +1,25 @@
+package io.eeoutbox.relay.ops.micrometer;
+
+import io.eeoutbox.relay.ops.GaugeRefresher;
+import io.eeoutbox.relay.ops.MetricsSink;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.spi.CDI;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/** Finds the server's Micrometer registry: WildFly's micrometer subsystem makes it a CDI bean. */
+public final class MicrometerExport {
+
+    private MicrometerExport() {
+    }
+
+    /** The sink over the {@link MeterRegistry} bean, or empty when there is none. */
+    public static Optional<MetricsSink> fromCdi(Supplier<GaugeRefresher.Gauges> gauges) {
+        Instance<MeterRegistry> registries = CDI.current().select(MeterRegistry.class);
+        if (!registries.isResolvable()) {
+            return Optional.empty();
+        }
+        return Optional.of(MicrometerSink.register(registries.get(), gauges));
+    }
+}

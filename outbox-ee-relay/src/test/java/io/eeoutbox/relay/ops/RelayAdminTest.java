@@ -1,0 +1,152 @@
+package io.eeoutbox.relay.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.eeoutbox.relay.MutableClock;
+import io.eeoutbox.relay.OutboxRelay;
+import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.spi.Publisher;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import javax.management.JMX;
+import javax.management.MBeanServer;
+import javax.management.MBeanServerFactory;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The MBean over a relay that is built but not started (no drains), and its registration. */
+class RelayAdminTest {
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+    private final TinyStore store = new TinyStore();
+    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
+    private final MBeanServer server = MBeanServerFactory.newMBeanServer();
+
+    @AfterEach
+    void tearDown() {
+        executor.shutdownNow();
+    }
+
+    private OutboxRelay relay(String name) {
+        Publisher publisher = message -> { };
+        return OutboxRelay.builder()
+                .config(RelayConfig.builder().name(name).notifyEnabled(false).pollInterval(Duration.ofHours(1)).build())
+                .store(store).executor(executor).clock(clock).publisher(publisher).build();
+    }
+
+    @Test
+    void attributesShowTheOutboxAndTheRelay() {
+        store.insert("order", "o1", "order.created", "{}", clock.instant().minusSeconds(90));
+        store.insert("order", "o2", "order.created", "{}", clock.instant().minusSeconds(10));
+        UUID dead = store.insert("order", "o3", "order.created", "{}", clock.instant());
+        store.makeDead(dead, clock.instant());
+        RelayAdmin admin = new RelayAdmin(relay("orders"), clock);
+
+        assertThat(admin.getName()).isEqualTo("orders");
+        assertThat(admin.isRunning()).isFalse();
+        assertThat(admin.getPending()).isEqualTo(2);
+        assertThat(admin.getDeadLetters()).isEqualTo(1);
+        assertThat(admin.getOldestPendingAgeSeconds()).isEqualTo(90);
+        assertThat(admin.getLastBatchDurationMillis()).isEqualTo(-1);
+        assertThat(admin.getLastError()).isNull();
+        assertThat(admin.getPollInterval()).isEqualTo("PT1H");
+    }
+
+    @Test
+    void retryOperationsMakeDeadLettersDueAgain() {
+        UUID a = store.insert("order", "o1", "order.created", "{}", Instant.parse("2026-02-01T10:00:00Z"));
+        UUID b = store.insert("invoice", "i1", "invoice.sent", "{}", Instant.parse("2026-02-02T10:00:00Z"));
+        UUID c = store.insert("order", "o2", "order.created", "{}", Instant.parse("2026-02-03T10:00:00Z"));
+        for (UUID id : new UUID[] {a, b, c}) {
+            store.makeDead(id, clock.instant());
+        }
+        RelayAdmin admin = new RelayAdmin(relay("orders"), clock);
+        assertThat(admin.getDeadLetters()).isEqualTo(3);
+
+        assertThat(admin.retryDeadLetter(b.toString())).isTrue();
+        assertThat(admin.retryDeadLetter(b.toString())).isFalse(); // no dead letter any more
+        assertThat(admin.retryDeadLetters("order.created", "", "2026-02-03", null)).isEqualTo(1); // c only
+        assertThat(admin.retryDeadLetters(" ", null, "", "2026-02-02T00:00:00Z")).isEqualTo(1);  // a
+        assertThat(admin.getDeadLetters()).isZero();
+        assertThat(admin.getPending()).isEqualTo(3);
+    }
+
+    @Test
+    void badArgumentsAreRefusedWithAMessage() {
+        RelayAdmin admin = new RelayAdmin(relay("orders"), clock);
+        assertThatThrownBy(() -> admin.retryDeadLetter("nope"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("UUID").hasMessageContaining("nope");
+        assertThatThrownBy(() -> admin.retryDeadLetter(""))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> admin.retryDeadLetters(null, null, "yesterday", null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("createdFrom");
+        assertThatThrownBy(() -> admin.retryDeadLetters(null, null, "2026-03-02", "2026-03-01"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("before");
+        assertThatThrownBy(() -> admin.purgeProcessedOlderThan(-1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aDatabaseFailureReachesTheClientAsAPlainIllegalStateException() {
+        RelayAdmin admin = new RelayAdmin(relay("orders"), clock);
+        store.failAll = true;
+        assertThatThrownBy(admin::getPending)
+                .isExactlyInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("connection refused")
+                .hasNoCause();
+        assertThatThrownBy(() -> admin.retryDeadLetter(UUID.randomUUID().toString()))
+                .isExactlyInstanceOf(IllegalStateException.class).hasNoCause();
+    }
+
+    @Test
+    void registeredAsAnMxBeanUnderTheRelaysName() throws Exception {
+        OutboxRelay relay = relay("orders");
+        ObjectName name = RelayMBeans.register(server, new RelayAdmin(relay, clock));
+        assertThat(name).isEqualTo(new ObjectName("io.eeoutbox:type=OutboxRelay,name=orders"));
+        assertThat(server.isInstanceOf(name, RelayAdminMXBean.class.getName())).isTrue();
+        assertThat(server.getAttribute(name, "Pending")).isEqualTo(0L);
+
+        RelayAdminMXBean proxy = JMX.newMXBeanProxy(server, name, RelayAdminMXBean.class);
+        proxy.pause();
+        assertThat(relay.isPaused()).isTrue();
+        assertThat(server.getAttribute(name, "Paused")).isEqualTo(true);
+        proxy.resume();
+        assertThat(relay.isPaused()).isFalse();
+
+        RelayMBeans.unregister(server, name);
+        assertThat(server.isRegistered(name)).isFalse();
+        RelayMBeans.unregister(server, name); // quiet when gone
+    }
+
+    @Test
+    void aStaleMBeanOfAStoppedRelayIsReplacedARunningOneIsNot() throws Exception {
+        OutboxRelay stale = relay("orders");   // never started: Running=false, as after an undeploy
+        RelayMBeans.register(server, new RelayAdmin(stale, clock));
+
+        OutboxRelay next = relay("orders");
+        ObjectName name = RelayMBeans.register(server, new RelayAdmin(next, clock));
+        assertThat(name).isNotNull();
+
+        OutboxRelay running = relay("billing");
+        running.start();
+        try {
+            assertThat(RelayMBeans.register(server, new RelayAdmin(running, clock))).isNotNull();
+            assertThat(RelayMBeans.register(server, new RelayAdmin(relay("billing"), clock))).isNull();
+        } finally {
+            running.stop(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
+    void namesThatNeedQuotingAreQuoted() throws Exception {
+        assertThat(RelayMBeans.objectName("host-1234")).isEqualTo(new ObjectName("io.eeoutbox:type=OutboxRelay,name=host-1234"));
+        ObjectName odd = RelayMBeans.objectName("a,b=c");
+        assertThat(odd.getKeyProperty("name")).isEqualTo("\"a,b=c\"");
+        assertThat(ManagementFactory.getPlatformMBeanServer()).isNotNull();
+    }
+}

@@ -1,0 +1,136 @@
+package io.eeoutbox.relay.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.MutableClock;
+import io.eeoutbox.relay.OutboxRelay;
+import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.spi.Publisher;
+import io.eeoutbox.spi.RelayListener;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What the relay writes to java.util.logging about a failing event: each failed attempt once, with
+ * the cause, the dead letter once at WARNING, each line with {@code event_id=.. event_type=..
+ * aggregate_id=.. attempt=..}, and never the payload.
+ */
+class RelayLogFieldsTest {
+
+    private static final String SECRET = "4111-1111-1111-1111";
+    private static final String PAYLOAD = "{\"card\":\"" + SECRET + "\",\"password\":\"hunter2\"}";
+
+    private final Logger relayLogger = Logger.getLogger("io.eeoutbox.relay");
+    private final List<LogRecord> records = Collections.synchronizedList(new ArrayList<>());
+    private final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            records.add(record);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+    private Level previousLevel;
+    private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
+    private OutboxRelay relay;
+
+    @BeforeEach
+    void capture() {
+        previousLevel = relayLogger.getLevel();
+        relayLogger.setLevel(Level.ALL); // FINE lines too: none of them may carry the payload either
+        relayLogger.addHandler(capture);
+    }
+
+    @AfterEach
+    void release() {
+        if (relay != null) {
+            relay.stop(Duration.ofSeconds(5));
+        }
+        executor.shutdownNow();
+        relayLogger.removeHandler(capture);
+        relayLogger.setLevel(previousLevel);
+    }
+
+    @Test
+    void failedAttemptsAndTheDeadLetterAreLoggedWithTheEventsFieldsAndWithoutItsPayload() throws Exception {
+        MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+        TinyStore store = new TinyStore();
+        UUID id = store.insert("order", "order-42", "order.paid", PAYLOAD, clock.instant());
+        Publisher broker = message -> {
+            throw new IllegalStateException("AMQ219016: Connection failure detected");
+        };
+        CountDownLatch dead = new CountDownLatch(1);
+        relay = OutboxRelay.builder()
+                .config(RelayConfig.builder().name("logs").notifyEnabled(false).pollInterval(Duration.ofMillis(20))
+                        .maxAttempts(3).build())
+                .store(store).executor(executor).clock(clock).publisher(broker)
+                .backoff(failedAttempts -> Duration.ZERO)
+                .listener(new RelayListener() {
+                    @Override
+                    public void deadLettered(OutboxMessage message, Throwable cause) {
+                        dead.countDown();
+                    }
+                })
+                .build();
+        relay.start();
+        assertThat(dead.await(10, TimeUnit.SECONDS)).isTrue();
+        relay.stop(Duration.ofSeconds(5));
+
+        List<String> warnings = messages(Level.WARNING);
+        String fields = "event_id=" + id + " event_type=order.paid aggregate_type=order aggregate_id=order-42";
+        assertThat(warnings).filteredOn(m -> m.startsWith("publish failed"))
+                .as("one line per failed attempt before the last, with the cause")
+                .hasSize(2)
+                .allSatisfy(m -> assertThat(m).contains(fields).contains("AMQ219016: Connection failure detected"))
+                .anySatisfy(m -> assertThat(m).contains("attempt=1"))
+                .anySatisfy(m -> assertThat(m).contains("attempt=2"));
+        assertThat(warnings).filteredOn(m -> m.startsWith("dead letter"))
+                .as("the dead letter, once, at WARNING")
+                .singleElement()
+                .satisfies(m -> assertThat(m).contains(fields + " attempt=3").contains("AMQ219016"));
+
+        List<String> all = new ArrayList<>(messages(Level.ALL));
+        synchronized (records) {
+            for (LogRecord r : records) {
+                if (r.getThrown() != null) {
+                    all.add(String.valueOf(r.getThrown()));
+                }
+            }
+        }
+        assertThat(all).isNotEmpty().noneMatch(m -> m.contains(SECRET) || m.contains("hunter2") || m.contains(PAYLOAD));
+    }
+
+    private List<String> messages(Level atLeast) {
+        List<String> out = new ArrayList<>();
+        synchronized (records) {
+            for (LogRecord r : records) {
+                if (r.getLevel().intValue() >= atLeast.intValue() && r.getMessage() != null) {
+                    out.add(r.getMessage());
+                }
+            }
+        }
+        return out;
+    }
+}

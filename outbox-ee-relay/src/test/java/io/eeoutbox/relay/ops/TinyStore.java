@@ -1,0 +1,208 @@
+package io.eeoutbox.relay.ops;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.CompletionMode;
+import io.eeoutbox.relay.OutboxStore;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.UUID;
+
+/** A minimal in-memory {@link OutboxStore} for the ops tests: enough of the relay's storage semantics. */
+final class TinyStore implements OutboxStore {
+
+    static final class Row {
+        final OutboxMessage message;
+        int attempts;
+        Instant dueAt;
+        Instant deadAt;
+        Instant processedAt;
+        UUID token;
+
+        Row(OutboxMessage message) {
+            this.message = message;
+        }
+    }
+
+    private final List<Row> rows = new ArrayList<>();
+    private long seq;
+    volatile boolean failAll;
+
+    synchronized UUID insert(String aggregateType, String aggregateId, String eventType, String payload, Instant createdAt) {
+        UUID id = UUID.randomUUID();
+        rows.add(new Row(new OutboxMessage(id, ++seq, aggregateType, aggregateId, eventType, payload, createdAt, 0)));
+        return id;
+    }
+
+    synchronized void makeDead(UUID id, Instant at) {
+        Row r = find(id);
+        r.deadAt = at;
+        r.attempts = 10;
+    }
+
+    synchronized Row find(UUID id) {
+        return rows.stream().filter(r -> r.message.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    private void check() throws SQLException {
+        if (failAll) {
+            throw new SQLException("connection refused (test)", "08001");
+        }
+    }
+
+    @Override
+    public Session open() throws SQLException {
+        check();
+        return new Session() {
+            @Override
+            public List<OutboxMessage> claim(Claim c) throws SQLException {
+                check();
+                synchronized (TinyStore.this) {
+                    List<OutboxMessage> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        if (out.size() == c.batchSize()) {
+                            break;
+                        }
+                        if (r.processedAt == null && r.deadAt == null && r.token == null
+                                && (r.dueAt == null || !r.dueAt.isAfter(c.now()))) {
+                            r.token = c.token();
+                            OutboxMessage m = r.message;
+                            out.add(new OutboxMessage(m.id(), m.seq(), m.aggregateType(), m.aggregateId(), m.eventType(),
+                                    m.payload(), m.createdAt(), r.attempts + 1));
+                        }
+                    }
+                    return out;
+                }
+            }
+
+            @Override
+            public int complete(CompletionMode mode, List<UUID> ids, UUID token, Instant now) throws SQLException {
+                check();
+                synchronized (TinyStore.this) {
+                    int n = 0;
+                    for (UUID id : ids) {
+                        Row r = find(id);
+                        if (token.equals(r.token)) {
+                            r.processedAt = now;
+                            r.token = null;
+                            n++;
+                        }
+                    }
+                    return n;
+                }
+            }
+
+            @Override
+            public List<FailureOutcome> recordFailures(UUID token, Instant now, int maxAttempts, List<Failure> failures)
+                    throws SQLException {
+                check();
+                synchronized (TinyStore.this) {
+                    List<FailureOutcome> out = new ArrayList<>();
+                    for (Failure f : failures) {
+                        Row r = find(f.id());
+                        if (!token.equals(r.token)) {
+                            continue;
+                        }
+                        r.token = null;
+                        r.attempts++;
+                        r.dueAt = f.retryAfter();
+                        if (r.attempts >= maxAttempts) {
+                            r.deadAt = now;
+                        }
+                        out.add(new FailureOutcome(r.message.id(), r.attempts, r.deadAt));
+                    }
+                    return out;
+                }
+            }
+
+            @Override
+            public int release(List<UUID> ids, UUID token) throws SQLException {
+                check();
+                synchronized (TinyStore.this) {
+                    int n = 0;
+                    for (UUID id : ids) {
+                        Row r = find(id);
+                        if (token.equals(r.token)) {
+                            r.token = null;
+                            n++;
+                        }
+                    }
+                    return n;
+                }
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Override
+    public synchronized Stats stats() throws SQLException {
+        check();
+        long pending = 0;
+        long dead = 0;
+        Instant oldest = null;
+        for (Row r : rows) {
+            if (r.processedAt != null) {
+                continue;
+            }
+            if (r.deadAt != null) {
+                dead++;
+            } else {
+                pending++;
+                if (oldest == null || r.message.createdAt().isBefore(oldest)) {
+                    oldest = r.message.createdAt();
+                }
+            }
+        }
+        return new Stats(pending, dead, oldest);
+    }
+
+    @Override
+    public synchronized boolean retryDeadLetter(UUID id) throws SQLException {
+        check();
+        for (Row r : rows) {
+            if (r.message.id().equals(id) && r.deadAt != null && r.processedAt == null) {
+                r.deadAt = null;
+                r.attempts = 0;
+                r.dueAt = null;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public synchronized int retryDeadLetters(String eventType, String aggregateType, Instant from, Instant to)
+            throws SQLException {
+        check();
+        int n = 0;
+        for (Row r : rows) {
+            OutboxMessage m = r.message;
+            if (r.deadAt != null && r.processedAt == null
+                    && (eventType == null || eventType.equals(m.eventType()))
+                    && (aggregateType == null || aggregateType.equals(m.aggregateType()))
+                    && (from == null || !m.createdAt().isBefore(from))
+                    && (to == null || m.createdAt().isBefore(to))) {
+                r.deadAt = null;
+                r.attempts = 0;
+                r.dueAt = null;
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public OptionalInt cleanupBatch(long lockKey, Instant processedBefore, int batchSize) throws SQLException {
+        check();
+        synchronized (this) {
+            int before = rows.size();
+            rows.removeIf(r -> r.processedAt != null && r.processedAt.isBefore(processedBefore));
+            return OptionalInt.of(before - rows.size());
+        }
+    }
+}
