@@ -67,6 +67,11 @@ SELECT id, attempts, dead_at
 FROM outbox_record_failures(@max_attempts::int, @now::timestamptz, @ids::uuid[],
                             @retry_afters::timestamptz[], @errors::varchar[], @claim_token::uuid);
 
+-- name: DeferOutboxBatch :one
+-- Broker outage: gives claimed rows back, due again at retry_after, without counting an attempt;
+-- returns how many rows it deferred (outbox_defer).
+SELECT outbox_defer(@ids::uuid[], @retry_after::timestamptz, @error::varchar, @claim_token::uuid)::int AS deferred;
+
 -- name: ReleaseOutboxClaim :execrows
 -- Gives claimed but unpublished rows back at once (relay stopping, lease running out), so
 -- another relay does not have to wait for the lease to expire.

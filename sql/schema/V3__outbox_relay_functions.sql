@@ -132,6 +132,26 @@ WHERE e.id = f.id
 RETURNING e.id, e.attempts, e.dead_at;
 $$;
 
+-- Broker outage: gives claimed rows back, due again at p_retry_after, without counting an attempt
+-- (nothing is wrong with the rows; the broker could not be reached).
+CREATE FUNCTION outbox_defer(p_ids uuid[], p_retry_after timestamptz, p_error varchar, p_claim_token uuid)
+    RETURNS integer
+    LANGUAGE sql VOLATILE
+    SET enable_seqscan = off
+AS $$
+WITH deferred AS (
+    UPDATE outbox_events
+    SET retry_after = p_retry_after,
+        last_error = p_error,
+        claim_token = NULL,
+        locked_until = NULL
+    WHERE id = ANY (p_ids)
+      AND claim_token = p_claim_token
+      AND processed_at IS NULL
+    RETURNING 1)
+SELECT count(*)::integer FROM deferred;
+$$;
+
 -- Cleanup: deletes at most p_batch_size published rows older than p_processed_before, oldest
 -- first, so that a large table is cleaned in short transactions that never hold long locks.
 CREATE FUNCTION outbox_delete_processed(p_processed_before timestamptz, p_batch_size int)

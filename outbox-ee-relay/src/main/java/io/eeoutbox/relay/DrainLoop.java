@@ -2,6 +2,7 @@ package io.eeoutbox.relay;
 
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.spi.BackoffPolicy;
+import io.eeoutbox.spi.BrokerUnavailableException;
 import io.eeoutbox.spi.PublishResult;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
@@ -45,6 +46,8 @@ final class DrainLoop {
     private final BooleanSupplier stopping;
     private final LongSupplier nanoTime;
     private final LeaseBudget budget;
+    /** Consecutive batches in which the broker could not be reached; 0 once a publish succeeds. */
+    private volatile int outageStreak;
     private final java.util.concurrent.Executor completionExecutor; // null: complete inline
 
     DrainLoop(OutboxStore store, Publisher publisher, RelayListener listener, BackoffPolicy backoff,
@@ -344,14 +347,32 @@ final class DrainLoop {
         }
     }
 
+    /**
+     * The longest outage deferral, in backoff steps: with the default backoff (PT1S, ×2) rows wait
+     * at most about 16 s during an outage, so the backlog drains soon after the broker is back.
+     */
+    static final int MAX_OUTAGE_STEPS = 5;
+
     private void recordFailures(OutboxStore.Session session, UUID token, Round round) throws SQLException {
+        if (!round.published().isEmpty()) {
+            outageStreak = 0;
+        }
         if (round.failures().isEmpty()) {
             return;
         }
         Instant now = clock.instant();
-        List<OutboxStore.Failure> failures = new ArrayList<>(round.failures().size());
-        Map<UUID, Instant> retryAfters = new HashMap<>();
+        Map<OutboxMessage, Throwable> unavailable = new LinkedHashMap<>();
+        Map<OutboxMessage, Throwable> counted = new LinkedHashMap<>();
         for (Map.Entry<OutboxMessage, Throwable> e : round.failures().entrySet()) {
+            (e.getValue() instanceof BrokerUnavailableException ? unavailable : counted).put(e.getKey(), e.getValue());
+        }
+        defer(session, token, now, unavailable);
+        if (counted.isEmpty()) {
+            return;
+        }
+        List<OutboxStore.Failure> failures = new ArrayList<>(counted.size());
+        Map<UUID, Instant> retryAfters = new HashMap<>();
+        for (Map.Entry<OutboxMessage, Throwable> e : counted.entrySet()) {
             OutboxMessage m = e.getKey();
             Instant retryAfter = now.plus(backoff.delay(m.attempt()));
             retryAfters.put(m.id(), retryAfter);
@@ -363,7 +384,7 @@ final class DrainLoop {
             byId.put(o.id(), o);
         }
         int dead = 0;
-        for (Map.Entry<OutboxMessage, Throwable> e : round.failures().entrySet()) {
+        for (Map.Entry<OutboxMessage, Throwable> e : counted.entrySet()) {
             OutboxMessage m = e.getKey();
             Throwable cause = e.getValue();
             Instant retryAfter = retryAfters.get(m.id());
@@ -386,6 +407,30 @@ final class DrainLoop {
             LOG.log(Level.FINE, cause, () -> "publish failure of " + m.logFields());
         }
         counters.deadLettered(dead);
+    }
+
+    /**
+     * The broker could not be reached: the rows go back, due again after a short backoff that grows
+     * with the length of the outage, and the attempt does not count (no dead letters from an
+     * outage). One log line per batch, not one per event.
+     */
+    private void defer(OutboxStore.Session session, UUID token, Instant now, Map<OutboxMessage, Throwable> unavailable)
+            throws SQLException {
+        if (unavailable.isEmpty()) {
+            return;
+        }
+        outageStreak = Math.min(outageStreak + 1, MAX_OUTAGE_STEPS);
+        Instant retryAfter = now.plus(backoff.delay(outageStreak));
+        Throwable first = unavailable.values().iterator().next();
+        String error = ErrorTexts.describe(first);
+        int deferred = session.defer(ids(List.copyOf(unavailable.keySet())), token, retryAfter, error);
+        LOG.warning(() -> "broker unavailable: " + deferred + " events deferred until " + retryAfter
+                + " (not counted as attempts) relay=" + config.name() + " error=" + error);
+        for (Map.Entry<OutboxMessage, Throwable> e : unavailable.entrySet()) {
+            OutboxMessage m = e.getKey();
+            LOG.fine(() -> "deferred, broker unavailable: " + m.logFields());
+            listener.failed(m, e.getValue(), retryAfter);
+        }
     }
 
     private void release(OutboxStore.Session session, UUID token, List<OutboxMessage> unpublished) throws SQLException {

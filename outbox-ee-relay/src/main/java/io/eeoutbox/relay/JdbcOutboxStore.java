@@ -4,6 +4,7 @@ import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.jpa.generated.ClaimOutboxBatchOrderedParams;
 import io.eeoutbox.jpa.generated.ClaimOutboxBatchParams;
 import io.eeoutbox.jpa.generated.ClaimOutboxBatchRow;
+import io.eeoutbox.jpa.generated.DeferOutboxBatchParams;
 import io.eeoutbox.jpa.generated.DeleteOutboxBatchParams;
 import io.eeoutbox.jpa.generated.DeleteProcessedOutboxEventsParams;
 import io.eeoutbox.jpa.generated.MarkOutboxBatchProcessedParams;
@@ -164,6 +165,14 @@ public final class JdbcOutboxStore implements OutboxStore {
                 outcomes.add(new FailureOutcome(r.id(), r.attempts(), r.deadAt()));
             }
             return outcomes;
+        }
+
+        @Override
+        public int defer(List<UUID> ids, UUID token, Instant retryAfter, String error) throws SQLException {
+            if (ids.isEmpty()) {
+                return 0;
+            }
+            return dao.deferOutboxBatch(new DeferOutboxBatchParams(ids, retryAfter, error, token)).orElse(0);
         }
 
         @Override

@@ -48,6 +48,15 @@ public interface OutboxStore {
         List<FailureOutcome> recordFailures(UUID token, Instant now, int maxAttempts, List<Failure> failures)
                 throws SQLException;
 
+        /**
+         * Gives rows still leased to {@code token} back, due again at {@code retryAfter}, without
+         * counting an attempt (the broker was unreachable); returns how many. The default gives
+         * them back due at once.
+         */
+        default int defer(List<UUID> ids, UUID token, Instant retryAfter, String error) throws SQLException {
+            return release(ids, token);
+        }
+
         /** Gives unpublished rows still leased to {@code token} back; returns how many. */
         int release(List<UUID> ids, UUID token) throws SQLException;
 

@@ -308,4 +308,45 @@ class DrainLoopTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(loop::drain).isInstanceOf(java.sql.SQLException.class);
         assertThat(store.count(r -> r.claimToken != null)).isPositive(); // left leased: another relay takes them later
     }
+
+    @Test
+    void aBrokerOutageDefersRowsWithoutCountingAttemptsSoItCreatesNoDeadLetters() throws Exception {
+        for (int i = 0; i < 4; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        AtomicBoolean brokerUp = new AtomicBoolean(false);
+        io.eeoutbox.spi.Publisher outage = new io.eeoutbox.spi.Publisher() {
+            @Override
+            public void publish(OutboxMessage message) throws Exception {
+                if (!brokerUp.get()) {
+                    throw new io.eeoutbox.spi.BrokerUnavailableException("connection refused",
+                            new java.net.ConnectException("connection refused"));
+                }
+                publisher.publish(message);
+            }
+        };
+        DrainLoop loop = new DrainLoop(store, outage, listener, BACKOFF, config(10), clock, counters,
+                () -> !stopping.get(), stopping::get, () -> clock.instant().toEpochMilli() * 1_000_000L, null);
+
+        // Far more rounds than max-attempts (3): an outage never makes dead letters.
+        List<Duration> waits = new ArrayList<>();
+        for (int round = 0; round < 7; round++) {
+            assertThat(loop.drain()).isEqualTo(4);
+            Instant retryAfter = store.rows.values().iterator().next().retryAfter;
+            waits.add(Duration.between(clock.instant(), retryAfter));
+            assertThat(loop.drain()).as("deferred rows are not due before their retry_after").isZero();
+            clock.set(retryAfter);
+        }
+        assertThat(waits).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4),
+                Duration.ofSeconds(8), Duration.ofSeconds(16), Duration.ofSeconds(16), Duration.ofSeconds(16));
+        assertThat(store.count(r -> r.attempts > 0)).isZero();
+        assertThat(store.count(r -> r.deadAt != null)).isZero();
+        assertThat(store.rows.values()).allSatisfy(r -> assertThat(r.lastError).contains("connection refused"));
+        assertThat(events).filteredOn(e -> e.startsWith("failed")).hasSize(7 * 4);
+
+        brokerUp.set(true);
+        assertThat(loop.drain()).isEqualTo(4);
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(4);
+        assertThat(publisher.published).extracting(OutboxMessage::attempt).containsOnly(1);
+    }
 }

@@ -58,6 +58,16 @@ public final class EmbeddedBroker implements AutoCloseable {
         server.start();
     }
 
+    /** Stops the broker: every connection to it fails until {@link #restart()}. Its messages are kept only in memory. */
+    public void stop() throws Exception {
+        server.stop();
+    }
+
+    /** Starts the stopped broker again on the same address. */
+    public void restart() throws Exception {
+        server.start();
+    }
+
     /** Refuse every message whose {@code outbox_event_type} property is {@code eventType} (null: refuse none). */
     public void refuseEventType(String eventType) {
         refuse = eventType == null ? m -> false : m -> eventType.equals(m.getStringProperty("outbox_event_type"));

@@ -92,6 +92,11 @@ final class FakeOutboxStore implements OutboxStore {
             }
 
             @Override
+            public int defer(List<UUID> ids, UUID token, Instant retryAfter, String error) throws SQLException {
+                return FakeOutboxStore.this.defer(ids, token, retryAfter, error);
+            }
+
+            @Override
             public void close() {
                 calls.add("close");
             }
@@ -129,6 +134,22 @@ final class FakeOutboxStore implements OutboxStore {
             Collections.reverse(out);
         }
         return out;
+    }
+
+    synchronized int defer(List<UUID> ids, UUID token, Instant retryAfter, String error) throws SQLException {
+        maybeFail("defer:" + ids.size());
+        int n = 0;
+        for (UUID id : ids) {
+            Row r = rows.get(id);
+            if (r != null && r.pending() && token.equals(r.claimToken)) {
+                r.retryAfter = retryAfter;
+                r.lastError = error;
+                r.claimToken = null;
+                r.lockedUntil = null;
+                n++;
+            }
+        }
+        return n;
     }
 
     synchronized int complete(CompletionMode mode, List<UUID> ids, UUID token, Instant now) throws SQLException {

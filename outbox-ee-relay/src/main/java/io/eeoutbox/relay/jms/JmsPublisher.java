@@ -1,6 +1,7 @@
 package io.eeoutbox.relay.jms;
 
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.spi.BrokerUnavailableException;
 import io.eeoutbox.spi.PublishResult;
 import io.eeoutbox.spi.Publisher;
 import jakarta.jms.ConnectionFactory;
@@ -37,7 +38,10 @@ import java.util.logging.Logger;
  * sends in a JTA {@code UserTransaction} (only the JMS resource takes part in it: the relay's
  * database connection is not enlisted). Either the broker stores the whole batch or none of it.
  * When the batch transaction fails, the messages are sent again one by one, each in a send of its
- * own, so that one message the broker refuses fails alone and its neighbours go through.
+ * own, so that one message the broker refuses fails alone and its neighbours go through. When no
+ * connection can be opened, or a send fails because the connection is gone, the remaining messages
+ * fail with {@link BrokerUnavailableException}: the relay then retries them without counting an
+ * attempt, so a broker outage creates no dead letters.
  *
  * <p>Delivery is at least once. A message is sent again when the relay dies, or loses its database
  * connection, after the broker committed the batch and before the rows were marked; and when a
@@ -128,18 +132,19 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
         try {
             context = connectionFactory.createContext();
         } catch (RuntimeException e) {
-            // No connection at all: none of the messages can go.
-            for (OutboxMessage m : batch) {
-                failures.put(m.id(), e);
-            }
-            return PublishResult.of(failures);
+            // No connection at all: none of the messages can go, and none of them is at fault.
+            return allUnavailable(batch, 0, e, failures);
         }
         try (context) {
             JMSProducer producer = producer(context);
-            for (OutboxMessage m : batch) {
+            for (int i = 0; i < batch.size(); i++) {
+                OutboxMessage m = batch.get(i);
                 try {
                     send(context, producer, m);
                 } catch (JMSException | RuntimeException e) {
+                    if (isConnectionFailure(e)) {
+                        return allUnavailable(batch, i, e, failures);
+                    }
                     failures.put(m.id(), e);
                 }
             }
@@ -147,6 +152,36 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
             LOG.log(Level.FINE, "closing the JMS context failed", e);
         }
         return PublishResult.of(failures);
+    }
+
+    /** Messages {@code from..end} fail as "broker unavailable", which the relay does not count as attempts. */
+    private PublishResult allUnavailable(List<OutboxMessage> batch, int from, Exception cause,
+                                         Map<UUID, Throwable> failures) {
+        BrokerUnavailableException unavailable = new BrokerUnavailableException(
+                "the broker behind " + destinationName + " cannot be reached: " + cause, cause);
+        for (OutboxMessage m : batch.subList(from, batch.size())) {
+            failures.put(m.id(), unavailable);
+        }
+        return PublishResult.of(failures);
+    }
+
+    /**
+     * Whether a send failed because the connection to the broker is gone rather than because of the
+     * message: a JMS illegal-state error (closed connection or session) or a network error anywhere
+     * in the cause chain, or a broker exception whose class name says "not connected".
+     */
+    static boolean isConnectionFailure(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof jakarta.jms.IllegalStateException || t instanceof jakarta.jms.IllegalStateRuntimeException
+                    || t instanceof java.net.SocketException || t instanceof java.net.UnknownHostException) {
+                return true;
+            }
+            String name = t.getClass().getSimpleName();
+            if (name.contains("NotConnected") || name.contains("ConnectionTimedOut")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static JMSProducer producer(JMSContext context) {

@@ -1,0 +1,97 @@
+package io.eeoutbox.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.jms.JmsPublisher;
+import io.eeoutbox.spi.BrokerUnavailableException;
+import io.eeoutbox.spi.RelayListener;
+import io.eeoutbox.testing.TestDatabase;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A real outage of a real broker: while the embedded Artemis broker is stopped, the relay keeps
+ * failing to publish, and yet, with a retry budget of only two attempts, no event becomes a dead
+ * letter; when the broker is back the backlog drains by itself.
+ */
+class BrokerOutageIT {
+
+    private TestDatabase.Db db;
+    private EmbeddedBroker broker;
+    private JmsPublisher publisher;
+    private ScheduledExecutorService executor;
+    private OutboxRelay relay;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        db = TestDatabase.get().createDatabase("broker_outage_it", false);
+        broker = new EmbeddedBroker();
+        publisher = JmsPublisher.standalone(broker.connectionFactory(), broker.queue());
+        executor = Executors.newScheduledThreadPool(2);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (relay != null) {
+            relay.stop(Duration.ofSeconds(10));
+        }
+        executor.shutdownNow();
+        publisher.close();
+        broker.close();
+    }
+
+    @Test
+    void anOutageCreatesNoDeadLettersAndTheBacklogDrainsWhenTheBrokerIsBack() throws Exception {
+        AtomicInteger unavailable = new AtomicInteger();
+        RelayListener listener = new RelayListener() {
+            @Override
+            public void failed(OutboxMessage message, Throwable cause, Instant retryAfter) {
+                if (cause instanceof BrokerUnavailableException) {
+                    unavailable.incrementAndGet();
+                }
+            }
+        };
+        relay = OutboxRelay.builder()
+                .config(RelayIt.config("outage").batchSize(50).maxAttempts(2)
+                        .backoffInitial(Duration.ofMillis(50)).backoffMax(Duration.ofMillis(400))
+                        .pollInterval(Duration.ofMillis(100)).build())
+                .dataSource(db.dataSource()).executor(executor).publisher(publisher).listener(listener).build();
+
+        broker.stop();
+        List<UUID> written = RelayIt.writeCommitted(db, 120, i -> new RelayIt.Event("order", "o" + (i % 7), "order.created"));
+        relay.start();
+
+        // Every event fails several times over: far past max-attempts (2) had the outage counted.
+        RelayIt.await(Duration.ofSeconds(60), "each event failed at least 3 times", () -> unavailable.get() >= 3 * 120);
+        assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE dead_at IS NOT NULL")).isZero();
+        assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE attempts > 0")).isZero();
+        assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE processed_at IS NULL")).isEqualTo(120);
+        assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE last_error LIKE '%cannot be reached%'"))
+                .isEqualTo(120);
+
+        broker.restart();
+        RelayIt.await(Duration.ofSeconds(60), "the backlog drained", () -> RelayIt.pending(db) == 0);
+        List<String> ids = broker.receive(1000, 500).stream().map(BrokerOutageIT::eventId).toList();
+        assertThat(ids).doesNotHaveDuplicates()
+                .containsExactlyInAnyOrderElementsOf(written.stream().map(UUID::toString).toList());
+    }
+
+    private static String eventId(Message m) {
+        try {
+            return m.getStringProperty(JmsPublisher.EVENT_ID);
+        } catch (JMSException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
