@@ -19,11 +19,21 @@ public final class MetricNames {
     public static final String OLDEST_PENDING_AGE_SECONDS = "outbox_oldest_pending_age_seconds";
     /** Timer/histogram: claim to completion of a batch, seconds. */
     public static final String BATCH_DURATION_SECONDS = "outbox_batch_duration_seconds";
+    /**
+     * Gauge: the 95th percentile of the batch durations of the last five minutes, seconds, computed by the
+     * relay itself: the same on every server, whatever histogram support the server's metrics API gives.
+     */
+    public static final String BATCH_DURATION_P95_SECONDS = "outbox_batch_duration_p95_seconds";
     /** The label of {@link #FAILED_TOTAL}. */
     public static final String EVENT_TYPE = "event_type";
 
-    /** The percentiles published for {@link #BATCH_DURATION_SECONDS} as {@code quantile} labels. */
-    public static final double[] PERCENTILES = {0.5, 0.95, 0.99};
+    /**
+     * The bucket bounds of {@link #BATCH_DURATION_SECONDS} ({@code _bucket{le=..}}), in seconds, where the
+     * server's metrics API publishes buckets (MicroProfile Metrics takes them from
+     * {@code mp.metrics.distribution.timer.buckets} in this jar's {@code META-INF/microprofile-config.properties};
+     * WildFly's Micrometer application registry publishes none), and of {@link #BATCH_DURATION_P95_SECONDS}.
+     */
+    public static final double[] BATCH_DURATION_BUCKETS_SECONDS = DurationHistogram.DEFAULT_BOUNDS_SECONDS;
 
     public static final String PUBLISHED_HELP = "Outbox events accepted by the broker";
     public static final String FAILED_HELP = "Failed publish attempts of outbox events, by event type";
@@ -31,6 +41,7 @@ public final class MetricNames {
     public static final String DEAD_HELP = "Outbox events that exhausted their attempts and wait for an operator";
     public static final String AGE_HELP = "How long the oldest pending outbox event has waited";
     public static final String BATCH_HELP = "Claim to completion of one relay batch";
+    public static final String BATCH_P95_HELP = "95th percentile of the relay's batch durations over the last five minutes";
 
     private MetricNames() {
     }

@@ -2,6 +2,7 @@ package io.eeoutbox.relay.ops;
 
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.spi.RelayListener;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -28,13 +29,26 @@ public final class RelayMetrics implements RelayListener {
     private static final Logger LOG = Logger.getLogger(RelayMetrics.class.getName());
     public static final int MAX_EVENT_TYPES = 200;
     public static final String OTHER_EVENT_TYPE = "_other";
+    /** The window of {@link #recentBatchDurationP95Seconds()}. */
+    public static final Duration RECENT_WINDOW = Duration.ofMinutes(5);
 
     private final LongAdder published = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private final LongAdder deadLettered = new LongAdder();
     private final Map<String, LongAdder> failedByType = new ConcurrentHashMap<>();
     private final DurationHistogram batchDurations = new DurationHistogram();
+    private final SlidingHistogram recentBatchDurations;
     private final CopyOnWriteArrayList<MetricsSink> sinks = new CopyOnWriteArrayList<>();
+
+    /** Metrics on the system clock. */
+    public RelayMetrics() {
+        this(Clock.systemUTC());
+    }
+
+    /** {@code clock} times the window of {@link #recentBatchDurationP95Seconds()}. */
+    public RelayMetrics(Clock clock) {
+        this.recentBatchDurations = new SlidingHistogram(clock, RECENT_WINDOW, 5, DurationHistogram.DEFAULT_BOUNDS_SECONDS);
+    }
 
     /** Forwards every later observation to {@code sink} too. */
     public void attach(MetricsSink sink) {
@@ -85,6 +99,7 @@ public final class RelayMetrics implements RelayListener {
     @Override
     public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
         batchDurations.record(elapsed);
+        recentBatchDurations.record(elapsed);
         for (MetricsSink s : sinks) {
             s.batchCompleted(elapsed);
         }
@@ -119,5 +134,13 @@ public final class RelayMetrics implements RelayListener {
 
     public DurationHistogram.Snapshot batchDurations() {
         return batchDurations.snapshot();
+    }
+
+    /**
+     * The 95th percentile of the batch durations of the last {@link #RECENT_WINDOW}, in seconds, estimated
+     * from the histogram's buckets ({@code outbox_batch_duration_p95_seconds}); 0 without batches.
+     */
+    public double recentBatchDurationP95Seconds() {
+        return recentBatchDurations.snapshot().quantile(0.95);
     }
 }

@@ -73,6 +73,28 @@ class RelayMetricsTest {
     }
 
     @Test
+    void theRecentP95CoversTheLastFiveMinutesOnly() {
+        io.eeoutbox.relay.MutableClock clock = new io.eeoutbox.relay.MutableClock(T0);
+        RelayMetrics m = new RelayMetrics(clock);
+        assertThat(m.recentBatchDurationP95Seconds()).isZero();
+        for (int i = 0; i < 20; i++) {
+            m.batchCompleted(100, 100, 0, Duration.ofSeconds(8)); // slow batches: p95 in (5, 10]
+        }
+        assertThat(m.recentBatchDurationP95Seconds()).isGreaterThan(5.0).isLessThanOrEqualTo(10.0);
+
+        clock.advance(Duration.ofMinutes(3));
+        for (int i = 0; i < 20; i++) {
+            m.batchCompleted(100, 100, 0, Duration.ofMillis(20));
+        }
+        assertThat(m.recentBatchDurationP95Seconds()).as("half the window is still slow").isGreaterThan(5.0);
+
+        clock.advance(Duration.ofMinutes(3)); // the slow ones are older than five minutes now
+        assertThat(m.recentBatchDurationP95Seconds()).isLessThanOrEqualTo(0.025);
+        clock.advance(Duration.ofMinutes(5));
+        assertThat(m.recentBatchDurationP95Seconds()).isZero();
+    }
+
+    @Test
     void everyObservationReachesTheAttachedSinksUntilDetached() {
         RelayMetrics m = new RelayMetrics();
         RecordingSink sink = new RecordingSink();

@@ -1,12 +1,11 @@
 package io.eeoutbox.relay.ops.ee;
 
-import io.eeoutbox.relay.ops.GaugeRefresher;
+import io.eeoutbox.relay.ops.GaugeSource;
 import io.eeoutbox.relay.ops.MetricsSink;
 import io.eeoutbox.relay.ops.micrometer.MicrometerExport;
 import io.eeoutbox.relay.ops.mpmetrics.MpMetricsExport;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -25,16 +24,16 @@ final class MetricsExports {
     private MetricsExports() {
     }
 
-    static List<MetricsSink> bind(ClassLoader loader, Supplier<GaugeRefresher.Gauges> gauges) {
+    static List<MetricsSink> bind(ClassLoader loader, GaugeSource source) {
         try {
             if (present(MP_METRICS, loader)) {
-                Optional<MetricsSink> sink = MpMetricsExport.fromCdi(gauges);
+                Optional<MetricsSink> sink = MpMetricsExport.fromCdi(source);
                 if (sink.isPresent()) {
                     return List.of(sink.get());
                 }
             }
             if (present(MICROMETER, loader)) {
-                Optional<MetricsSink> sink = MicrometerExport.fromCdi(gauges);
+                Optional<MetricsSink> sink = MicrometerExport.fromCdi(source);
                 if (sink.isPresent()) {
                     return List.of(sink.get());
                 }

@@ -5,6 +5,7 @@ import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.ee.EeConfigLookup;
 import io.eeoutbox.relay.ee.OutboxRelayBootstrap;
 import io.eeoutbox.relay.ops.GaugeRefresher;
+import io.eeoutbox.relay.ops.GaugeSource;
 import io.eeoutbox.relay.ops.MetricsSink;
 import io.eeoutbox.relay.ops.OpsConfig;
 import io.eeoutbox.relay.ops.RelayAdmin;
@@ -112,7 +113,7 @@ public class RelayOperations implements RelayListener {
                     + relay.config().executor() + "; the database gauges stay unknown", e);
         }
         if (c.metricsEnabled()) {
-            sinks = MetricsExports.bind(loader(), refresher::latest);
+            sinks = MetricsExports.bind(loader(), GaugeSource.of(refresher, metrics));
             sinks.forEach(metrics::attach);
         }
         if (c.jmxEnabled()) {

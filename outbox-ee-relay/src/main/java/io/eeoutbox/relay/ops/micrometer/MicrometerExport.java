@@ -1,12 +1,11 @@
 package io.eeoutbox.relay.ops.micrometer;
 
-import io.eeoutbox.relay.ops.GaugeRefresher;
+import io.eeoutbox.relay.ops.GaugeSource;
 import io.eeoutbox.relay.ops.MetricsSink;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /** Finds the server's Micrometer registry: WildFly's micrometer subsystem makes it a CDI bean. */
 public final class MicrometerExport {
@@ -15,11 +14,11 @@ public final class MicrometerExport {
     }
 
     /** The sink over the {@link MeterRegistry} bean, or empty when there is none. */
-    public static Optional<MetricsSink> fromCdi(Supplier<GaugeRefresher.Gauges> gauges) {
+    public static Optional<MetricsSink> fromCdi(GaugeSource source) {
         Instance<MeterRegistry> registries = CDI.current().select(MeterRegistry.class);
         if (!registries.isResolvable()) {
             return Optional.empty();
         }
-        return Optional.of(MicrometerSink.register(registries.get(), gauges));
+        return Optional.of(MicrometerSink.register(registries.get(), source));
     }
 }

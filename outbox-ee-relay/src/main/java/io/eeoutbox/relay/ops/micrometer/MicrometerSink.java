@@ -1,62 +1,72 @@
 package io.eeoutbox.relay.ops.micrometer;
 
-import io.eeoutbox.relay.ops.GaugeRefresher;
+import io.eeoutbox.relay.ops.GaugeSource;
 import io.eeoutbox.relay.ops.MetricNames;
 import io.eeoutbox.relay.ops.MetricsSink;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 
 /**
- * Exports the relay's metrics into a Micrometer {@link MeterRegistry} (WildFly's micrometer
- * subsystem; its Prometheus registry shows them). Micrometer's Prometheus naming adds
- * {@code _total} to counters and the base unit to gauges and timers, so the meters are named
- * {@code outbox.events.published}, {@code outbox.oldest.pending.age} (unit seconds),
- * {@code outbox.batch.duration}, and Prometheus shows exactly the names of {@link MetricNames}.
+ * Exports the relay's metrics into a Micrometer {@link MeterRegistry} (WildFly's micrometer subsystem,
+ * whose Prometheus registry shows them). Micrometer's Prometheus naming turns {@code outbox.events.published}
+ * into {@code outbox_events_published_total} and the timer {@code outbox.batch.duration} into
+ * {@code outbox_batch_duration_seconds_count/_sum/_max}, so Prometheus shows the names of {@link MetricNames}.
+ *
+ * <p>Only the registry's shortcut methods are used ({@code counter(name, tags)}, {@code gauge(name, tags,
+ * obj, f)}, {@code timer(name, tags)}): WildFly hands a deployment an {@code ApplicationRegistry} that
+ * passes exactly these on to the exported registry (adding the deployment's tag); meters made with the
+ * builders ({@code Counter.builder(..).register(..)}) stay in a local registry that nothing exports, and
+ * builder options (descriptions, units, buckets, percentiles) cannot be passed on. So this timer has no
+ * buckets; {@code outbox_batch_duration_p95_seconds} gives the p95 instead, computed by the relay.
  *
  * <p>Loaded only when Micrometer is on the application's class path (see {@code MetricsExports}).
  */
 public final class MicrometerSink implements MetricsSink {
 
+    private static final String PUBLISHED = dotted(MetricNames.withoutSuffix(MetricNames.PUBLISHED_TOTAL, "_total"));
+    private static final String FAILED = dotted(MetricNames.withoutSuffix(MetricNames.FAILED_TOTAL, "_total"));
+    private static final String BATCH = dotted(MetricNames.withoutSuffix(MetricNames.BATCH_DURATION_SECONDS, "_seconds"));
+
     private final MeterRegistry registry;
+    /** Held here: Micrometer keeps only a weak reference to a gauge's object. */
+    private final GaugeSource source;
     private final Counter published;
     private final Timer batchDuration;
     private final Map<String, Counter> failed = new ConcurrentHashMap<>();
     private final List<Meter> meters = new CopyOnWriteArrayList<>();
+    private final List<String> gauges = new CopyOnWriteArrayList<>();
 
-    private MicrometerSink(MeterRegistry registry, Supplier<GaugeRefresher.Gauges> gauges) {
+    private MicrometerSink(MeterRegistry registry, GaugeSource source) {
         this.registry = registry;
-        this.published = remember(Counter.builder(dotted(MetricNames.withoutSuffix(MetricNames.PUBLISHED_TOTAL, "_total")))
-                .description(MetricNames.PUBLISHED_HELP)
-                .register(registry));
-        this.batchDuration = remember(Timer.builder(dotted(MetricNames.withoutSuffix(MetricNames.BATCH_DURATION_SECONDS, "_seconds")))
-                .description(MetricNames.BATCH_HELP)
-                .publishPercentiles(MetricNames.PERCENTILES)
-                .register(registry));
-        remember(Gauge.builder(dotted(MetricNames.PENDING), gauges, g -> g.get().pending())
-                .description(MetricNames.PENDING_HELP)
-                .register(registry));
-        remember(Gauge.builder(dotted(MetricNames.DEAD), gauges, g -> g.get().dead())
-                .description(MetricNames.DEAD_HELP)
-                .register(registry));
-        remember(Gauge.builder(dotted(MetricNames.withoutSuffix(MetricNames.OLDEST_PENDING_AGE_SECONDS, "_seconds")),
-                        gauges, g -> g.get().oldestPendingAgeSeconds())
-                .description(MetricNames.AGE_HELP)
-                .baseUnit("seconds")
-                .register(registry));
+        this.source = Objects.requireNonNull(source, "source");
+        this.published = remember(registry.counter(PUBLISHED, Tags.empty()));
+        this.batchDuration = remember(registry.timer(BATCH, Tags.empty()));
+        gauge(MetricNames.PENDING, s -> s.databaseGauges().pending());
+        gauge(MetricNames.DEAD, s -> s.databaseGauges().dead());
+        gauge(MetricNames.OLDEST_PENDING_AGE_SECONDS, s -> s.databaseGauges().oldestPendingAgeSeconds());
+        gauge(MetricNames.BATCH_DURATION_P95_SECONDS, GaugeSource::batchDurationP95Seconds);
     }
 
-    /** Registers the meters in {@code registry}; {@code gauges} is read at each scrape (no query). */
-    public static MetricsSink register(MeterRegistry registry, Supplier<GaugeRefresher.Gauges> gauges) {
-        return new MicrometerSink(registry, gauges);
+    /** Registers the meters in {@code registry}; {@code source} is read at each scrape (no query). */
+    public static MetricsSink register(MeterRegistry registry, GaugeSource source) {
+        return new MicrometerSink(registry, source);
+    }
+
+    private void gauge(String prometheusName, ToDoubleFunction<GaugeSource> value) {
+        // a gauge keeps its name: outbox.oldest.pending.age.seconds is outbox_oldest_pending_age_seconds
+        String name = dotted(prometheusName);
+        registry.gauge(name, Tags.empty(), source, value);
+        gauges.add(name);
     }
 
     @Override
@@ -66,11 +76,8 @@ public final class MicrometerSink implements MetricsSink {
 
     @Override
     public void failed(String eventType) {
-        failed.computeIfAbsent(eventType, t -> remember(
-                Counter.builder(dotted(MetricNames.withoutSuffix(MetricNames.FAILED_TOTAL, "_total")))
-                        .description(MetricNames.FAILED_HELP)
-                        .tag(MetricNames.EVENT_TYPE, t)
-                        .register(registry))).increment();
+        failed.computeIfAbsent(eventType, t -> remember(registry.counter(FAILED, Tags.of(MetricNames.EVENT_TYPE, t))))
+                .increment();
     }
 
     @Override
@@ -83,7 +90,14 @@ public final class MicrometerSink implements MetricsSink {
         for (Meter m : meters) {
             registry.remove(m);
         }
+        for (String name : gauges) {
+            // find() sees the exported gauge (WildFly: the one with this deployment's tag)
+            for (Meter m : registry.find(name).meters()) {
+                registry.remove(m);
+            }
+        }
         meters.clear();
+        gauges.clear();
         failed.clear();
     }
 

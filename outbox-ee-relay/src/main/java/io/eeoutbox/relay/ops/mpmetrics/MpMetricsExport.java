@@ -1,11 +1,10 @@
 package io.eeoutbox.relay.ops.mpmetrics;
 
-import io.eeoutbox.relay.ops.GaugeRefresher;
+import io.eeoutbox.relay.ops.GaugeSource;
 import io.eeoutbox.relay.ops.MetricsSink;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.CDI;
 import java.util.Optional;
-import java.util.function.Supplier;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 
 /** Finds the application's MicroProfile Metrics registry: the default {@link MetricRegistry} bean. */
@@ -15,11 +14,11 @@ public final class MpMetricsExport {
     }
 
     /** The sink over the application registry, or empty when there is no such bean. */
-    public static Optional<MetricsSink> fromCdi(Supplier<GaugeRefresher.Gauges> gauges) {
+    public static Optional<MetricsSink> fromCdi(GaugeSource source) {
         Instance<MetricRegistry> registries = CDI.current().select(MetricRegistry.class);
         if (!registries.isResolvable()) {
             return Optional.empty();
         }
-        return Optional.of(MpMetricsSink.register(registries.get(), gauges));
+        return Optional.of(MpMetricsSink.register(registries.get(), source));
     }
 }

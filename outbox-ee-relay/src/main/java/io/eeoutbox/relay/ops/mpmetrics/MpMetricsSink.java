@@ -1,6 +1,6 @@
 package io.eeoutbox.relay.ops.mpmetrics;
 
-import io.eeoutbox.relay.ops.GaugeRefresher;
+import io.eeoutbox.relay.ops.GaugeSource;
 import io.eeoutbox.relay.ops.MetricNames;
 import io.eeoutbox.relay.ops.MetricsSink;
 import java.time.Duration;
@@ -23,7 +23,9 @@ import org.eclipse.microprofile.metrics.Timer;
  * adds {@code _total} to counters and the unit to gauges and timers in its Prometheus output, so the
  * metrics are registered as {@code outbox_events_published}, {@code outbox_oldest_pending_age} (unit
  * seconds), {@code outbox_batch_duration} (a timer) and Prometheus shows the names of {@link MetricNames},
- * with the label {@code mp_scope="application"} that MicroProfile Metrics adds to every metric.
+ * with the label {@code mp_scope="application"} that MicroProfile Metrics adds to every metric. The timer's
+ * buckets come from {@code mp.metrics.distribution.timer.buckets} in this jar's
+ * {@code META-INF/microprofile-config.properties} (at a low ordinal: the application's setting wins).
  *
  * <p>Loaded only when MicroProfile Metrics is on the application's class path (see {@code MetricsExports}).
  */
@@ -32,6 +34,7 @@ public final class MpMetricsSink implements MetricsSink {
     private static final String PUBLISHED = MetricNames.withoutSuffix(MetricNames.PUBLISHED_TOTAL, "_total");
     private static final String FAILED = MetricNames.withoutSuffix(MetricNames.FAILED_TOTAL, "_total");
     private static final String AGE = MetricNames.withoutSuffix(MetricNames.OLDEST_PENDING_AGE_SECONDS, "_seconds");
+    private static final String P95 = MetricNames.withoutSuffix(MetricNames.BATCH_DURATION_P95_SECONDS, "_seconds");
     private static final String BATCH = MetricNames.withoutSuffix(MetricNames.BATCH_DURATION_SECONDS, "_seconds");
 
     private final MetricRegistry registry;
@@ -40,7 +43,7 @@ public final class MpMetricsSink implements MetricsSink {
     private final Map<String, Counter> failed = new ConcurrentHashMap<>();
     private final List<MetricID> ids = new CopyOnWriteArrayList<>();
 
-    private MpMetricsSink(MetricRegistry registry, Supplier<GaugeRefresher.Gauges> gauges) {
+    private MpMetricsSink(MetricRegistry registry, GaugeSource source) {
         this.registry = registry;
         this.published = registry.counter(Metadata.builder().withName(PUBLISHED)
                 .withDescription(MetricNames.PUBLISHED_HELP).build());
@@ -48,14 +51,15 @@ public final class MpMetricsSink implements MetricsSink {
         this.batchDuration = registry.timer(Metadata.builder().withName(BATCH)
                 .withDescription(MetricNames.BATCH_HELP).withUnit(MetricUnits.SECONDS).build());
         ids.add(new MetricID(BATCH));
-        gauge(MetricNames.PENDING, MetricNames.PENDING_HELP, MetricUnits.NONE, () -> gauges.get().pending());
-        gauge(MetricNames.DEAD, MetricNames.DEAD_HELP, MetricUnits.NONE, () -> gauges.get().dead());
-        gauge(AGE, MetricNames.AGE_HELP, MetricUnits.SECONDS, () -> gauges.get().oldestPendingAgeSeconds());
+        gauge(MetricNames.PENDING, MetricNames.PENDING_HELP, MetricUnits.NONE, () -> source.databaseGauges().pending());
+        gauge(MetricNames.DEAD, MetricNames.DEAD_HELP, MetricUnits.NONE, () -> source.databaseGauges().dead());
+        gauge(AGE, MetricNames.AGE_HELP, MetricUnits.SECONDS, () -> source.databaseGauges().oldestPendingAgeSeconds());
+        gauge(P95, MetricNames.BATCH_P95_HELP, MetricUnits.SECONDS, source::batchDurationP95Seconds);
     }
 
-    /** Registers the metrics in {@code registry}; {@code gauges} is read at each scrape (no query). */
-    public static MetricsSink register(MetricRegistry registry, Supplier<GaugeRefresher.Gauges> gauges) {
-        return new MpMetricsSink(registry, gauges);
+    /** Registers the metrics in {@code registry}; {@code source} is read at each scrape (no query). */
+    public static MetricsSink register(MetricRegistry registry, GaugeSource source) {
+        return new MpMetricsSink(registry, source);
     }
 
     private void gauge(String name, String help, String unit, Supplier<Double> value) {
