@@ -7,13 +7,13 @@ import java.sql.SQLException;
 import javax.sql.DataSource;
 
 /**
- * The second, non-JTA datasource (same database) that the outbox relay works with: its connections
- * never join the caller's transaction, so the relay commits its claims and marks by itself.
- * <p>The application declares the reference under the portable name {@link #JNDI_NAME}; each server's
- * binding file maps it to the server's datasource: {@code WEB-INF/jboss-web.xml} to WildFly's
- * {@code java:/jdbc/OutboxRelay}, {@code WEB-INF/ibm-web-bnd.xml} to Liberty's {@code jdbc/OutboxRelay}.
- * (A {@code lookup = "jdbc/OutboxRelay"} is not portable: WildFly reads a name without a scheme as
- * {@code java:comp/env/jdbc/OutboxRelay}.)
+ * Declares the second, non-JTA datasource (same database) under the portable name the outbox relay
+ * looks up by default ({@value #JNDI_NAME}, key {@code outbox.relay.datasource}): its connections
+ * never join a caller's transaction, so the relay commits its claims and marks by itself.
+ * <p>Each server's binding file maps the name to the server's datasource: {@code WEB-INF/jboss-web.xml}
+ * to WildFly's {@code java:/jdbc/OutboxRelay}, {@code WEB-INF/ibm-web-bnd.xml} to Liberty's
+ * {@code jdbc/OutboxRelay}. (A {@code lookup = "jdbc/OutboxRelay"} is not portable: WildFly reads a name
+ * without a scheme as {@code java:comp/env/jdbc/OutboxRelay}.)
  */
 @ApplicationScoped
 @Resource(name = RelayDataSource.JNDI_NAME, type = DataSource.class)
@@ -24,6 +24,7 @@ public class RelayDataSource {
     @Resource(lookup = JNDI_NAME)
     private DataSource dataSource;
 
+    /** A connection in auto-commit mode, outside any JTA transaction (for reads that must see committed rows). */
     public Connection getConnection() throws SQLException {
         return dataSource.getConnection();
     }

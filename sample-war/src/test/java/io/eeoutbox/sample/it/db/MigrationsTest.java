@@ -21,6 +21,6 @@ class MigrationsTest {
 
     @Test
     void findsTheSamplesOwnTables() throws Exception {
-        assertEquals(List.of("V1__probe_items.sql"), Migrations.list("db/sample"));
+        assertEquals(List.of("V1__orders.sql", "V2__order_projection.sql"), Migrations.list("db/sample"));
     }
 }

@@ -1,0 +1,73 @@
+package io.eeoutbox.sample.infrastructure.messaging;
+
+import io.eeoutbox.relay.jms.JmsPublisher;
+import io.eeoutbox.sample.application.projection.OrderProjectionService;
+import io.eeoutbox.sample.application.projection.ReceivedEvent;
+import jakarta.ejb.ActivationConfigProperty;
+import jakarta.ejb.EJB;
+import jakarta.ejb.MessageDriven;
+import jakarta.jms.JMSDestinationDefinition;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageListener;
+import jakarta.jms.TextMessage;
+import java.util.UUID;
+import java.util.logging.Logger;
+
+/**
+ * The downstream consumer: receives the order events the relay publishes and hands them to the
+ * projection, in the container's transaction (REQUIRED): the message is acknowledged only if the
+ * projection commits, and redelivered otherwise; the inbox makes a redelivery harmless.
+ *
+ * <p>Order per order: the relay runs in ordered mode (an order's next event is published only after
+ * the previous one), and the message carries the order id as {@code JMSXGroupID}. WildFly's Artemis
+ * hands a group's messages to one consumer at a time; Open Liberty's messaging engine has no groups,
+ * so its activation specification runs this bean with {@code maxConcurrency="1"} (server.xml).
+ */
+@JMSDestinationDefinition(name = OrderEventsQueue.JNDI_NAME, interfaceName = "jakarta.jms.Queue",
+        destinationName = OrderEventsQueue.PHYSICAL_NAME)
+@MessageDriven(activationConfig = {
+    @ActivationConfigProperty(propertyName = "destinationLookup", propertyValue = OrderEventsQueue.JNDI_NAME),
+    @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue")
+})
+public class OrderEventConsumer implements MessageListener {
+
+    private static final Logger LOG = Logger.getLogger(OrderEventConsumer.class.getName());
+
+    @EJB
+    private OrderProjectionService projection;
+
+    @Override
+    public void onMessage(Message message) {
+        ReceivedEvent event;
+        try {
+            event = read(message);
+        } catch (JMSException | RuntimeException e) {
+            // Not an outbox message this consumer can read: redelivering it would not help.
+            LOG.warning(() -> "message skipped, not an outbox event: " + describe(message) + ": " + e);
+            return;
+        }
+        projection.apply(event);
+    }
+
+    private static ReceivedEvent read(Message message) throws JMSException {
+        if (!(message instanceof TextMessage text)) {
+            throw new IllegalArgumentException("not a TextMessage");
+        }
+        String eventId = message.getStringProperty(JmsPublisher.EVENT_ID);
+        String eventType = message.getStringProperty(JmsPublisher.EVENT_TYPE);
+        if (eventId == null || eventType == null) {
+            throw new IllegalArgumentException("no " + JmsPublisher.EVENT_ID + " or " + JmsPublisher.EVENT_TYPE);
+        }
+        return new ReceivedEvent(UUID.fromString(eventId), eventType,
+                message.getStringProperty(JmsPublisher.AGGREGATE_ID), text.getText());
+    }
+
+    private static String describe(Message message) {
+        try {
+            return "JMSMessageID=" + message.getJMSMessageID();
+        } catch (JMSException | RuntimeException e) {
+            return String.valueOf(message);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.eeoutbox.sample.infrastructure.persistence;
+
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+
+/** Tells a database outage (no connection, connection lost, pool exhausted) from other failures. */
+public final class DatabaseFailures {
+
+    private static final Set<String> UNAVAILABLE_TYPES = Set.of(
+            // Hibernate: a JDBC connection problem
+            "org.hibernate.exception.JDBCConnectionException",
+            // the JCA pool could not hand out a connection (WildFly IronJacamar, Open Liberty)
+            "jakarta.resource.ResourceException",
+            "jakarta.resource.spi.ResourceAllocationException",
+            "com.ibm.websphere.ce.cm.ConnectionWaitTimeoutException",
+            "com.ibm.websphere.ce.cm.StaleConnectionException");
+
+    private DatabaseFailures() {
+    }
+
+    /**
+     * True when {@code failure} or one of its causes says the database cannot be reached: a
+     * connection-class SQLSTATE (08xxx), PostgreSQL shutting down or starting (57P01..57P03), a refused
+     * or timed-out socket, or a connection pool that has nothing to give.
+     */
+    public static boolean isUnavailable(Throwable failure) {
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Throwable t = failure; t != null && seen.add(t); t = next(t)) {
+            if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException
+                    || t instanceof ConnectException || t instanceof NoRouteToHostException
+                    || t instanceof SocketTimeoutException) {
+                return true;
+            }
+            if (t instanceof SQLException sql && isUnavailableState(sql.getSQLState())) {
+                return true;
+            }
+            for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+                if (UNAVAILABLE_TYPES.contains(c.getName())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    static boolean isUnavailableState(String sqlState) {
+        return sqlState != null && (sqlState.startsWith("08") || sqlState.equals("57P01")
+                || sqlState.equals("57P02") || sqlState.equals("57P03"));
+    }
+
+    private static Throwable next(Throwable t) {
+        if (t instanceof SQLException sql && sql.getNextException() != null && t.getCause() == null) {
+            return sql.getNextException();
+        }
+        return t.getCause();
+    }
+}

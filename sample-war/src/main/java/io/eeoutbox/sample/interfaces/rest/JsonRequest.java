@@ -1,0 +1,85 @@
+package io.eeoutbox.sample.interfaces.rest;
+
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import jakarta.json.stream.JsonParser;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.NoSuchElementException;
+
+/**
+ * Reads a request body as a JSON object and its fields, answering every problem with an
+ * {@link InvalidRequestException} that names the field ({@code body} for the document itself). The
+ * resources read bodies themselves rather than binding them with JSON-B, so that malformed JSON and
+ * a field of the wrong type get the same JSON error on every server.
+ */
+public final class JsonRequest {
+
+    /** Largest body read, in bytes. */
+    static final int MAX_BODY_BYTES = 64 * 1024;
+
+    private JsonRequest() {
+    }
+
+    public static JsonObject object(InputStream body) {
+        byte[] bytes;
+        try {
+            bytes = body == null ? new byte[0] : body.readNBytes(MAX_BODY_BYTES + 1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (bytes.length > MAX_BODY_BYTES) {
+            throw new InvalidRequestException("body", "is larger than " + MAX_BODY_BYTES + " bytes");
+        }
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        if (text.isBlank()) {
+            throw new InvalidRequestException("body", "is empty; send a JSON object");
+        }
+        try (JsonParser parser = Json.createParser(new StringReader(text))) {
+            JsonParser.Event first = parser.next();
+            if (first != JsonParser.Event.START_OBJECT) {
+                throw new InvalidRequestException("body", "must be a JSON object");
+            }
+            JsonObject object = parser.getObject();
+            if (parser.hasNext()) {
+                throw new InvalidRequestException("body", "has more after the JSON object");
+            }
+            return object;
+        } catch (JsonException | IllegalStateException | NoSuchElementException e) {
+            throw new InvalidRequestException("body", "is not valid JSON: " + e.getMessage());
+        }
+    }
+
+    /** A string field; absent or null gives null (the domain decides whether it is required). */
+    public static String string(JsonObject json, String field) {
+        JsonValue value = json.get(field);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return null;
+        }
+        if (value instanceof JsonString s) {
+            return s.getString();
+        }
+        throw new InvalidRequestException(field, "must be a string, not " + value.getValueType());
+    }
+
+    /** A number field; absent or null gives null. A string, even "12.50", is not a number. */
+    public static BigDecimal number(JsonObject json, String field, String example) {
+        JsonValue value = json.get(field);
+        if (value == null || value.getValueType() == JsonValue.ValueType.NULL) {
+            return null;
+        }
+        if (value instanceof JsonNumber n) {
+            return n.bigDecimalValue();
+        }
+        throw new InvalidRequestException(field, "must be a number such as " + example + ", not " + value.getValueType()
+                + (value instanceof JsonString s ? " \"" + s.getString() + "\"" : ""));
+    }
+}
