@@ -25,8 +25,9 @@ import java.util.stream.Stream;
  * Applies the Flyway-named migrations found on the class path: ee-outbox's ({@code db/ee-outbox},
  * from the outbox-sql artifact) and then the sample's ({@code db/sample}), each in version order,
  * as a whole file per statement batch (PostgreSQL's simple query protocol runs several statements).
+ * Used by the in-server suites' {@link TestDatabaseSession} and by the demo.
  */
-final class Migrations {
+public final class Migrations {
 
     static final List<String> LOCATIONS = List.of("db/ee-outbox", "db/sample");
     private static final Pattern NAME = Pattern.compile("V(\\d+)__[^/]*\\.sql");
@@ -34,7 +35,7 @@ final class Migrations {
     private Migrations() {
     }
 
-    static void apply(Connection connection) throws SQLException, IOException {
+    public static void apply(Connection connection) throws SQLException, IOException {
         for (String location : LOCATIONS) {
             List<String> files = list(location);
             if (files.isEmpty()) {
