@@ -4,7 +4,6 @@ import io.eeoutbox.relay.ops.GaugeSource;
 import io.eeoutbox.relay.ops.MetricsSink;
 import io.eeoutbox.relay.ops.micrometer.MicrometerExport;
 import io.eeoutbox.relay.ops.mpmetrics.MpMetricsExport;
-import java.util.List;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -24,27 +23,30 @@ final class MetricsExports {
     private MetricsExports() {
     }
 
-    static List<MetricsSink> bind(ClassLoader loader, GaugeSource source) {
+    /** Whether the application sees either metrics API. */
+    static boolean apiPresent(ClassLoader loader) {
+        return present(MP_METRICS, loader) || present(MICROMETER, loader);
+    }
+
+    /**
+     * The sink over the first registry that is available now, or empty (no API, or its registry is not
+     * available yet: Open Liberty's MicroProfile Metrics registry is null while the application starts).
+     */
+    static Optional<MetricsSink> bind(ClassLoader loader, GaugeSource source) {
         try {
             if (present(MP_METRICS, loader)) {
                 Optional<MetricsSink> sink = MpMetricsExport.fromCdi(source);
                 if (sink.isPresent()) {
-                    return List.of(sink.get());
+                    return sink;
                 }
             }
             if (present(MICROMETER, loader)) {
-                Optional<MetricsSink> sink = MicrometerExport.fromCdi(source);
-                if (sink.isPresent()) {
-                    return List.of(sink.get());
-                }
+                return MicrometerExport.fromCdi(source);
             }
         } catch (RuntimeException | LinkageError e) {
             LOG.log(Level.WARNING, "the relay's metrics could not be registered; the relay runs without them", e);
-            return List.of();
         }
-        LOG.info("neither MicroProfile Metrics nor Micrometer is available to this application: the relay's metrics "
-                + "are not exported (the MBean shows its counters)");
-        return List.of();
+        return Optional.empty();
     }
 
     static boolean present(String className, ClassLoader loader) {

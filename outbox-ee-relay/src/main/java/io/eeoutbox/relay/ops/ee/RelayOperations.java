@@ -28,6 +28,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.management.ObjectName;
@@ -50,6 +51,7 @@ public class RelayOperations implements RelayListener {
     private static final Logger LOG = Logger.getLogger(RelayOperations.class.getName());
     private static final int AFTER_BOOTSTRAP = Interceptor.Priority.APPLICATION + 600;
     private static final int BEFORE_BOOTSTRAP = Interceptor.Priority.APPLICATION + 400;
+    private static final int METRICS_BIND_ATTEMPTS = 30;
 
     @Inject
     OutboxRelayBootstrap bootstrap;
@@ -105,23 +107,53 @@ public class RelayOperations implements RelayListener {
         OutboxRelay relay = running.get();
         String name = relay.config().name();
         refresher = new GaugeRefresher(name, relay::stats, clock, c.refreshInterval(), health);
+        ScheduledExecutorService executor = null;
         try {
-            ScheduledExecutorService executor = InitialContext.doLookup(relay.config().executor());
+            executor = InitialContext.doLookup(relay.config().executor());
             refresher.start(executor);
         } catch (NamingException | RuntimeException e) {
             LOG.log(Level.WARNING, "relay " + name + ": the gauge refresher could not be scheduled on "
                     + relay.config().executor() + "; the database gauges stay unknown", e);
         }
-        if (c.metricsEnabled()) {
-            sinks = MetricsExports.bind(loader(), GaugeSource.of(refresher, metrics));
-            sinks.forEach(metrics::attach);
-        }
         if (c.jmxEnabled()) {
             mbeanName = RelayMBeans.register(ManagementFactory.getPlatformMBeanServer(), new RelayAdmin(relay, clock));
         }
-        LOG.info(() -> "relay " + name + " observability: metrics " + (sinks.isEmpty() ? "not exported" : "exported to "
-                + sinks) + ", gauges refreshed every " + c.refreshInterval() + ", MBean "
+        LOG.info(() -> "relay " + name + " operations: gauges refreshed every " + c.refreshInterval() + ", MBean "
                 + (mbeanName == null ? "none" : mbeanName.toString()));
+        if (c.metricsEnabled()) {
+            bindMetrics(name, loader(), GaugeSource.of(refresher, metrics), executor, 1);
+        }
+    }
+
+    /**
+     * Exports the metrics through the first registry available; retried a few times on the executor,
+     * because Open Liberty's MicroProfile Metrics registry is not available yet while the application starts.
+     */
+    private synchronized void bindMetrics(String name, ClassLoader loader, GaugeSource source,
+                                          ScheduledExecutorService executor, int attempt) {
+        if (!started) {
+            return;
+        }
+        Optional<MetricsSink> sink = MetricsExports.bind(loader, source);
+        if (sink.isPresent()) {
+            sinks = List.of(sink.get());
+            metrics.attach(sink.get());
+            LOG.info(() -> "relay " + name + ": metrics exported to " + sink.get());
+            return;
+        }
+        if (!MetricsExports.apiPresent(loader)) {
+            LOG.info(() -> "relay " + name + ": neither MicroProfile Metrics nor Micrometer is available to this "
+                    + "application; the metrics are not exported (the MBean shows the counters)");
+        } else if (attempt < METRICS_BIND_ATTEMPTS && executor != null) {
+            try {
+                executor.schedule(() -> bindMetrics(name, loader, source, executor, attempt + 1), 1, TimeUnit.SECONDS);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "relay " + name + ": could not schedule the metrics registration", e);
+            }
+        } else {
+            LOG.warning(() -> "relay " + name + ": no metrics registry became available after " + attempt
+                    + " attempts; the metrics are not exported");
+        }
     }
 
     synchronized void stop() {

@@ -13,12 +13,16 @@ public final class MicrometerExport {
     private MicrometerExport() {
     }
 
-    /** The sink over the {@link MeterRegistry} bean, or empty when there is none. */
+    /** The sink over the {@link MeterRegistry} bean, or empty when there is none (yet). */
     public static Optional<MetricsSink> fromCdi(GaugeSource source) {
         Instance<MeterRegistry> registries = CDI.current().select(MeterRegistry.class);
         if (!registries.isResolvable()) {
             return Optional.empty();
         }
-        return Optional.of(MicrometerSink.register(registries.get(), source));
+        MeterRegistry registry = registries.get();
+        if (registry == null) {
+            return Optional.empty(); // Open Liberty: null while the application is still starting
+        }
+        return Optional.of(MicrometerSink.register(registry, source));
     }
 }
