@@ -1,0 +1,55 @@
+package io.eeoutbox.ops.it;
+
+import io.eeoutbox.OutboxService;
+import io.eeoutbox.jpa.JpaOutboxService;
+import io.eeoutbox.ops.it.app.OpsTestPublisher;
+import io.eeoutbox.relay.OutboxRelay;
+import java.io.File;
+import java.net.URISyntaxException;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.importer.ExplodedImporter;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+
+/**
+ * The WAR of the observability tests: ee-outbox's three libraries with the relay on, its resources
+ * declared in {@code web.xml} and bound by the servers' binding files, and {@link OpsTestPublisher}.
+ * It holds no class of the sample, so the tests do not depend on the sample's application (being
+ * rewritten) and the sample's own tests do not see the relay twice.
+ */
+final class OpsDeployment {
+
+    static final String NAME = "relay-ops.war";
+    /** {@code outbox.relay.name} in ops-it/microprofile-config.properties. */
+    static final String RELAY_NAME = "ops-it";
+
+    private OpsDeployment() {
+    }
+
+    static WebArchive war() {
+        return ShrinkWrap.create(WebArchive.class, NAME)
+                .addClass(OpsTestPublisher.class)
+                .addAsLibraries(library(OutboxService.class, "outbox-api.jar"),
+                        library(JpaOutboxService.class, "outbox-jpa.jar"),
+                        library(OutboxRelay.class, "outbox-ee-relay.jar"))
+                .setWebXML("ops-it/web.xml")
+                .addAsWebInfResource("ops-it/jboss-web.xml", "jboss-web.xml")
+                .addAsWebInfResource("ops-it/ibm-web-bnd.xml", "ibm-web-bnd.xml")
+                .addAsResource("ops-it/microprofile-config.properties", "META-INF/microprofile-config.properties");
+    }
+
+    /** The module that holds {@code marker}: its jar, or its classes directory in a reactor build. */
+    private static JavaArchive library(Class<?> marker, String name) {
+        File location;
+        try {
+            location = new File(marker.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        if (location.isDirectory()) {
+            return ShrinkWrap.create(JavaArchive.class, name).as(ExplodedImporter.class).importDirectory(location)
+                    .as(JavaArchive.class);
+        }
+        return ShrinkWrap.createFromZipFile(JavaArchive.class, location);
+    }
+}

@@ -1,0 +1,82 @@
+package io.eeoutbox.ops.it;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The test database as the tests see it over JDBC (the one the server uses: TestDatabaseSession sets
+ * {@code outbox.db.*}).
+ */
+final class OutboxDb {
+
+    private OutboxDb() {
+    }
+
+    /**
+     * Records one event, the way an application's committed transaction leaves it: a row in
+     * {@code outbox_events} (the insert trigger NOTIFYs the relay). The one place where the tests create
+     * events; once the orders sample is in, a {@code POST /api/orders} can take its place.
+     */
+    static UUID recordEvent(String eventType) throws SQLException {
+        try (Connection c = connect();
+             PreparedStatement ps = c.prepareStatement("INSERT INTO outbox_events (aggregate_type, aggregate_id, event_type,"
+                     + " payload) VALUES ('ops-test', ?, ?, '{\"test\":true}'::jsonb) RETURNING id")) {
+            ps.setString(1, UUID.randomUUID().toString());
+            ps.setString(2, eventType);
+            return single(ps);
+        }
+    }
+
+    /** A dead letter made by SQL: a row whose attempts are used up, as the relay leaves one. */
+    static UUID insertDeadLetter(String eventType) throws SQLException {
+        try (Connection c = connect();
+             PreparedStatement ps = c.prepareStatement("INSERT INTO outbox_events (aggregate_type, aggregate_id, event_type,"
+                     + " payload, attempts, dead_at, last_error) VALUES ('ops-test', ?, ?, '{\"test\":true}'::jsonb, 2, now(),"
+                     + " 'java.lang.IllegalStateException: made a dead letter by the test') RETURNING id")) {
+            ps.setString(1, UUID.randomUUID().toString());
+            ps.setString(2, eventType);
+            return single(ps);
+        }
+    }
+
+    /** When the relay marked the event published, or empty while it is not. */
+    static Optional<Instant> processedAt(UUID id) throws SQLException {
+        return instant("SELECT processed_at FROM outbox_events WHERE id = ?", id);
+    }
+
+    /** When the event became a dead letter, or empty. */
+    static Optional<Instant> deadAt(UUID id) throws SQLException {
+        return instant("SELECT dead_at FROM outbox_events WHERE id = ?", id);
+    }
+
+    private static Optional<Instant> instant(String sql, UUID id) throws SQLException {
+        try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new AssertionError("no outbox row " + id);
+                }
+                java.sql.Timestamp t = rs.getTimestamp(1);
+                return Optional.ofNullable(t).map(java.sql.Timestamp::toInstant);
+            }
+        }
+    }
+
+    private static UUID single(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getObject(1, UUID.class);
+        }
+    }
+
+    private static Connection connect() throws SQLException {
+        return DriverManager.getConnection(System.getProperty("outbox.db.url"), System.getProperty("outbox.db.user"),
+                System.getProperty("outbox.db.password"));
+    }
+}
