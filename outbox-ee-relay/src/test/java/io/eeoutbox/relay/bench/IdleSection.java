@@ -72,7 +72,7 @@ final class IdleSection {
             ctx.results.figure(SECTION, scenario, "queries per minute", "", perMinute);
             ctx.results.figure(SECTION, scenario, "queries per poll interval", "x", perPoll);
             ctx.results.target(new Results.Target("idle queries per fallback poll, NOTIFY " + (notify ? "on" : "off"),
-                    ctx.results.find(SECTION, scenario, "queries per poll interval").median(), 1.0, false, "",
+                    ctx.results.find(SECTION, scenario, "queries per poll interval").median(), 1.0, false, "x",
                     "per relay; counted round trips"));
             ctx.results.note(SECTION, "Idle, NOTIFY " + (notify ? "on" : "off") + ": statements over "
                     + s.idleRuns() + " window(s) of whole poll intervals: " + breakdown);
