@@ -45,7 +45,7 @@ public final class Benchmark {
         long started = System.nanoTime();
         Files.createDirectories(settings.out());
         results.environment("size: " + settings.size() + ", runs per figure: " + settings.runs() + ", backlog: "
-                + settings.backlog() + " events, sections: " + settings.sections());
+                + settings.backlog() + " events, sections: " + new java.util.TreeSet<>(settings.sections()));
         results.environment("source: " + sourceVersion());
         results.environment("machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
                 + Runtime.getRuntime().maxMemory() / (1 << 20) + " MiB heap; JVM " + System.getProperty("java.vm.name") + " "
