@@ -120,29 +120,7 @@ public final class Demo {
 
     /** Waits until the application answers its own 404 for an unknown order (so JAX-RS, EJB and JPA are up). */
     private void awaitDeployed() throws Exception {
-        String probe = server.baseUrl() + "/api/orders/" + new UUID(0, 0);
-        long deadline = System.nanoTime() + STARTUP_PATIENCE.toNanos();
-        while (true) {
-            if (!server.isAlive()) {
-                throw new IllegalStateException(server.name() + " exited during startup; see " + server.logFile());
-            }
-            if (server.deploymentFailed()) {
-                throw new IllegalStateException("the sample failed to deploy on " + server.name() + "; see " + server.logFile());
-            }
-            try {
-                HttpResponse<String> r = get(probe);
-                if (r.statusCode() == 404 && r.body().contains("\"not_found\"")) {
-                    return;
-                }
-            } catch (IOException notYet) {
-                // not listening yet
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(server.name() + " did not serve the sample within " + STARTUP_PATIENCE.toMinutes()
-                        + " minutes; see " + server.logFile());
-            }
-            Thread.sleep(500);
-        }
+        server.awaitDeployed(STARTUP_PATIENCE);
     }
 
     private void printWelcome() {
