@@ -1,0 +1,109 @@
+package io.eeoutbox.sample.fault.harness;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Authenticator;
+import java.net.HttpURLConnection;
+import java.net.PasswordAuthentication;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * WildFly's HTTP management API ({@code POST /management}, JSON, HTTP Digest authentication as a
+ * ManagementRealm user): the operations the CLI would run, without starting a CLI JVM for each.
+ */
+public final class WildFlyManagement {
+
+    private final URI endpoint;
+    private final Authenticator authenticator;
+
+    WildFlyManagement(URI endpoint, String user, String password) {
+        this.endpoint = endpoint;
+        this.authenticator = new Authenticator() {
+            @Override
+            protected PasswordAuthentication getPasswordAuthentication() {
+                return new PasswordAuthentication(user, password.toCharArray());
+            }
+        };
+    }
+
+    /**
+     * Runs {@code operation} on the resource at {@code address} (pairs: "subsystem", "messaging-activemq",
+     * "server", "default", ...) with string parameters.
+     *
+     * @return the response body (JSON)
+     * @throws IllegalStateException when the outcome is not success
+     */
+    public String run(String operation, Map<String, String> params, String... address) throws IOException {
+        if (address.length % 2 != 0) {
+            throw new IllegalArgumentException("address must be pairs: " + String.join("/", address));
+        }
+        StringBuilder json = new StringBuilder("{\"operation\":").append(quote(operation)).append(",\"address\":[");
+        for (int i = 0; i < address.length; i += 2) {
+            json.append(i == 0 ? "" : ",").append('{').append(quote(address[i])).append(':')
+                    .append(quote(address[i + 1])).append('}');
+        }
+        json.append(']');
+        params.forEach((k, v) -> json.append(',').append(quote(k)).append(':').append(quote(v)));
+        json.append('}');
+        HttpURLConnection c = (HttpURLConnection) endpoint.toURL().openConnection();
+        c.setAuthenticator(authenticator);
+        c.setConnectTimeout(5000);
+        c.setReadTimeout(60000);
+        c.setRequestMethod("POST");
+        c.setRequestProperty("Content-Type", "application/json");
+        c.setDoOutput(true);
+        try (OutputStream out = c.getOutputStream()) {
+            out.write(json.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        int status = c.getResponseCode();
+        String body;
+        try (InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream()) {
+            body = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        if (status != 200 || !body.replace(" ", "").contains("\"outcome\":\"success\"")) {
+            throw new IllegalStateException("WildFly management " + json + " -> HTTP " + status + ": " + body);
+        }
+        return body;
+    }
+
+    public String run(String operation, String... address) throws IOException {
+        return run(operation, Map.of(), address);
+    }
+
+    /** Adds or replaces a system property at runtime ({@code /system-property=name}). */
+    public void setSystemProperty(String name, String value) throws IOException {
+        try {
+            run("remove", "system-property", name);
+        } catch (IllegalStateException absent) {
+            // was not set
+        }
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("value", value);
+        run("add", p, "system-property", name);
+    }
+
+    /** Removes a system property at runtime; a property that is not set is fine. */
+    public void removeSystemProperty(String name) throws IOException {
+        try {
+            run("remove", "system-property", name);
+        } catch (IllegalStateException absent) {
+            // was not set
+        }
+    }
+
+    private static String quote(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (char ch : s.toCharArray()) {
+            switch (ch) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                default -> b.append(ch);
+            }
+        }
+        return b.append('"').toString();
+    }
+}
