@@ -1,5 +1,6 @@
 package io.eeoutbox.sample.fault.harness;
 
+import io.eeoutbox.sample.it.db.Migrations;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -105,7 +106,7 @@ public final class FaultPostgres implements AutoCloseable {
             s.execute("CREATE DATABASE " + name);
         }
         try (Connection c = connect(name)) {
-            SchemaMigrations.apply(c);
+            Migrations.apply(c);
         }
     }
 

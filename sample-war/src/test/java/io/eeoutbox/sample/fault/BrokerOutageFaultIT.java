@@ -1,0 +1,161 @@
+package io.eeoutbox.sample.fault;
+
+import io.eeoutbox.sample.fault.harness.FaultSession;
+import io.eeoutbox.sample.fault.harness.LoadClients;
+import io.eeoutbox.sample.fault.harness.Metrics;
+import io.eeoutbox.sample.fault.harness.OutboxDb;
+import io.eeoutbox.sample.fault.harness.Sanity;
+import io.eeoutbox.sample.fault.harness.Verdict;
+import io.eeoutbox.sample.fault.harness.FaultServer;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Scenario 2, a broker outage: WildFly's embedded Artemis stops accepting connections (its in-VM
+ * acceptor, the only way the server's connection factory and the consumer reach the broker, is
+ * stopped with the management API: {@code /subsystem=messaging-activemq/server=default/in-vm-acceptor=in-vm:stop})
+ * for {@code size.brokerOutage}, while orders keep coming over HTTP. The outbox must grow (pending
+ * rows, failures visible in the table and, where exported, in the metrics), no event may become a dead
+ * letter although the outage is far longer than {@value #MAX_ATTEMPTS} attempts with their backoff
+ * (ee-outbox does not count an unreachable broker as an attempt), and the backlog must drain by itself
+ * when the acceptor is started again.
+ */
+@Tag("fault")
+@ExtendWith(FaultSession.Extension.class)
+class BrokerOutageFaultIT {
+
+    private static final int NUMBER = 2;
+    private static final String NAME = "broker outage";
+    /** Small on purpose: three counted failures would make a row a dead letter within seconds. */
+    static final int MAX_ATTEMPTS = 3;
+    private static final String[] ACCEPTOR = {"subsystem", "messaging-activemq", "server", "default", "in-vm-acceptor", "in-vm"};
+
+    @AfterAll
+    static void stopServers(FaultSession session) {
+        session.stopServers();
+    }
+
+    @Test
+    void theOutboxHoldsEverythingThroughTheOutageAndDrainsAfter(FaultSession session) throws Exception {
+        Verdict v = new Verdict(NUMBER, NAME);
+        String servers = "WildFly";
+        try {
+            servers = run(session, v);
+        } catch (Exception | AssertionError e) {
+            throw v.abort(session, servers, e);
+        }
+        v.finish(session, servers);
+    }
+
+    private static String run(FaultSession session, Verdict v) throws Exception {
+        String url = session.database("fault_s2");
+        OutboxDb db = new OutboxDb(url);
+        db.createHookTables();
+        FaultServer server = session.wildfly("wildfly-s2", session.observedWar("observed", List.of()), url,
+                Map.of("outbox.relay.max-attempts", String.valueOf(MAX_ATTEMPTS)));
+        server.start();
+        v.figures().put("start", server.lastStartDuration())
+                .put("first_order_end_to_end", Sanity.orderFlows(server, "s2-sanity"))
+                .put("max_attempts", MAX_ATTEMPTS);
+        URI metrics = URI.create("http://127.0.0.1:" + server.managementPort() + "/prometheus");
+        Map<String, Double> before = Metrics.scrape(metrics);
+
+        LoadClients load = new LoadClients(server::baseUri, 3, Integer.MAX_VALUE, "s2")
+                .pauseBetween(Duration.ofMillis(30)).start();
+        Thread.sleep(5000);
+        v.check(load.acknowledged() > 0, "no order acknowledged before the outage: " + load.answers());
+
+        Duration outage = session.size().brokerOutage;
+        server.management().run("stop", ACCEPTOR);
+        long outageStart = System.nanoTime();
+        long peakPending = 0;
+        long peakFailed = 0;
+        long deadSeen = 0;
+        long expiredLeasesHeld = 0;
+        double peakPendingMetric = -1;
+        while (System.nanoTime() - outageStart < outage.toNanos()) {
+            peakPending = Math.max(peakPending, db.pending());
+            peakFailed = Math.max(peakFailed, db.failedPending());
+            deadSeen = Math.max(deadSeen, db.deadLetters());
+            expiredLeasesHeld = Math.max(expiredLeasesHeld, single(db, "SELECT count(*) FROM outbox_events"
+                    + " WHERE processed_at IS NULL AND claim_token IS NOT NULL AND locked_until < now()"));
+            Double m = Metrics.scrape(metrics).get("outbox_events_pending");
+            if (m != null) {
+                peakPendingMetric = Math.max(peakPendingMetric, m);
+            }
+            Thread.sleep(500);
+        }
+        Map<String, Double> during = Metrics.scrape(metrics);
+        server.management().run("start", ACCEPTOR);
+        long brokerBack = System.nanoTime();
+        long ackedDuringOutage = load.acknowledgedBetween(outageStart, brokerBack);
+        Thread.sleep(3000);
+        load.close();
+
+        Duration drain = OutboxDb.await(Duration.ofMinutes(5), "the backlog to drain after the broker is back",
+                db::pending, n -> n == 0);
+        deadSeen = Math.max(deadSeen, db.deadLetters());
+        OutboxDb.await(Duration.ofMinutes(5), "the consumer to apply every published event",
+                db::publishedNotDelivered, n -> n == 0);
+
+        List<String> acked = load.ackedIds();
+        Map<String, Integer> events = db.eventCounts(OutboxDb.ORDER_CREATED, acked);
+        long missing = events.values().stream().filter(n -> n == 0).count();
+        long maxAttempts = single(db, "SELECT coalesce(max(attempts), 0) FROM outbox_events");
+        long deferLines = countInLog(server, "broker unavailable");
+        boolean metricsExported = before.containsKey("outbox_events_pending");
+        double failedMetric = during.getOrDefault("outbox_events_failed_total", 0.0)
+                - before.getOrDefault("outbox_events_failed_total", 0.0);
+
+        v.figures().put("outage", outage).put("orders_acked", acked.size())
+                .put("acked_during_outage", ackedDuringOutage)
+                .put("peak_pending", peakPending).put("peak_failed_rows", peakFailed)
+                .put("metric_peak_pending", peakPendingMetric < 0 ? "n/a" : (long) peakPendingMetric)
+                .put("metric_failed_during", metricsExported ? String.valueOf((long) failedMetric) : "n/a")
+                .put("relay_outage_log_lines", deferLines)
+                .put("expired_leases_still_held", expiredLeasesHeld)
+                .put("dead", deadSeen).put("max_attempts_counted", maxAttempts)
+                .put("drain_after_broker_back", drain)
+                .put("events", db.events()).put("published", db.published())
+                .put("delivered", db.deliveredEvents())
+                .put("duplicates_absorbed_by_inbox", db.duplicateDeliveries())
+                .put("lost", missing);
+        v.check(ackedDuringOutage > 0, "no order was acknowledged during the broker outage (the outbox should decouple them)")
+                .check(peakPending > 0, "the outbox did not grow during the outage")
+                .check(peakFailed > 0 || failedMetric > 0 || deferLines > 0, "the outage never showed as a failure:"
+                        + " no failed row, no outbox_events_failed_total, no relay log line (the relay's publish"
+                        + " blocked for the whole outage instead of failing)")
+                .expect("dead letters from the outage", 0, deadSeen)
+                .expect("acknowledged orders without an order.created event", 0, missing)
+                .expect("events not published after the outage", 0, db.pending())
+                .expect("events the consumer applied", db.events(), db.deliveredEvents());
+        return server.product();
+    }
+
+    private static long single(OutboxDb db, String sql) throws Exception {
+        try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    static long countInLog(FaultServer server, String text) {
+        try {
+            return Files.readAllLines(server.serverLog(), StandardCharsets.ISO_8859_1).stream()
+                    .filter(l -> l.contains(text)).count();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,253 @@
+package io.eeoutbox.sample.fault;
+
+import io.eeoutbox.sample.fault.harness.FaultServer;
+import io.eeoutbox.sample.fault.harness.FaultSession;
+import io.eeoutbox.sample.fault.harness.OrdersApi;
+import io.eeoutbox.sample.fault.harness.OutboxDb;
+import io.eeoutbox.sample.fault.harness.Sanity;
+import io.eeoutbox.sample.fault.harness.Verdict;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Scenario 5, two servers on one outbox: WildFly and Open Liberty (two WildFly instances when the build
+ * did not provision Liberty) run the sample on the same database, both relays in ordered mode. Orders
+ * are created and moved through PAID, SHIPPED and DELIVERED, each request to the other server than the
+ * last, so that one order's events are written through both. While both are alive no event may be
+ * published by both relays, every event must be published, and each order's events must be published
+ * in write order. Then orders go through WildFly only, and WildFly is killed with SIGKILL while rows are
+ * leased: Liberty must publish them once their lease ({@value #LEASE}) has run out, keep the order of
+ * each order's events, and go on serving alone.
+ */
+@Tag("fault")
+@ExtendWith(FaultSession.Extension.class)
+class TwoServersFaultIT {
+
+    private static final int NUMBER = 5;
+    private static final String NAME = "two servers, one outbox";
+    private static final String LEASE = "PT15S";
+    private static final List<String> LIFE = List.of("PAID", "SHIPPED", "DELIVERED");
+
+    @AfterAll
+    static void stopServers(FaultSession session) {
+        session.stopServers();
+    }
+
+    @Test
+    void noEventIsPublishedTwiceAndTheSurvivorTakesOver(FaultSession session) throws Exception {
+        Verdict v = new Verdict(NUMBER, NAME);
+        String servers = "WildFly + Open Liberty";
+        try {
+            servers = run(session, v);
+        } catch (Exception | AssertionError e) {
+            throw v.abort(session, servers, e);
+        }
+        v.finish(session, servers);
+    }
+
+    private static String run(FaultSession session, Verdict v) throws Exception {
+        String url = session.database("fault_s5");
+        OutboxDb db = new OutboxDb(url);
+        db.createHookTables();
+        var war = session.observedWar("observed", List.of());
+        Map<String, String> relay = Map.of("outbox.relay.lease", LEASE, "outbox.relay.ordered", "true");
+        FaultServer a = session.wildfly("wildfly-s5", war, url, relay);
+        FaultServer b = session.libertyOrNull("liberty-s5", war, url, relay);
+        if (b == null) {
+            b = session.wildfly("wildfly-s5b", war, url, relay);
+        }
+        FaultServer second = b;
+        CompletableFuture<Void> startA = CompletableFuture.runAsync(() -> start(a));
+        CompletableFuture<Void> startB = CompletableFuture.runAsync(() -> start(second));
+        startA.join();
+        startB.join();
+        String servers = a.product() + " + " + b.product();
+        v.figures().put("start_" + a.instance(), a.lastStartDuration()).put("start_" + b.instance(), b.lastStartDuration())
+                .put("lease", LEASE)
+                .put("first_order_end_to_end_a", Sanity.orderFlows(a, "s5-sanity-a"))
+                .put("first_order_end_to_end_b", Sanity.orderFlows(b, "s5-sanity-b"));
+
+        // phase 1: both alive, each order's requests alternating between the two servers
+        int orders = session.size().twoServerOrders;
+        OrdersApi[] both = {new OrdersApi(a.baseUri()), new OrdersApi(b.baseUri())};
+        Queue<String> ids = new ConcurrentLinkedQueue<>();
+        AtomicInteger refused = new AtomicInteger();
+        long t0 = System.nanoTime();
+        runLifecycles(orders, "s5", i -> both[i % 2], i -> both[(i + 1) % 2], ids, refused, new AtomicBoolean());
+        Duration written = Duration.ofNanos(System.nanoTime() - t0);
+        OutboxDb.await(Duration.ofMinutes(5), "every event to be published", db::pending, n -> n == 0);
+        OutboxDb.await(Duration.ofMinutes(5), "both consumers to apply every event", db::publishedNotDelivered, n -> n == 0);
+        Map<String, Long> byRelay = db.countBy("fault_publish_log", "relay");
+        long twice = db.publishedByTwoRelays();
+        long extra = db.extraPublishes();
+        long orderViolations = db.publishOrderViolations();
+        long completionViolations = db.completionOrderViolations();
+        long consumerOutOfOrder = single(db, "SELECT count(*) FROM order_projection_events WHERE revision <> position");
+        v.figures().put("orders", ids.size()).put("events", db.events()).put("written_in", written)
+                .put("refused_requests", refused.get()).put("published_by_relay", byRelay)
+                .put("published_by_both", twice).put("published_twice", extra)
+                .put("publish_order_violations", orderViolations)
+                .put("consumer_applied_out_of_order", consumerOutOfOrder);
+        v.expect("requests refused while both servers were up", 0, refused.get())
+                .expect("events published by both relays while both were alive", 0, twice)
+                .expect("events published more than once while both were alive", 0, extra)
+                .expect("events of an order published before an earlier one (ordered mode)", 0, orderViolations)
+                .expect("events of an order completed before an earlier one (ordered mode)", 0, completionViolations)
+                .check(byRelay.getOrDefault(a.instance(), 0L) > 0 && byRelay.getOrDefault(b.instance(), 0L) > 0,
+                        "one relay published nothing: " + byRelay)
+                .expect("events the consumers applied", db.events(), db.deliveredEvents());
+
+        // phase 2: orders through WildFly (its own commits wake its relay first, so it claims most of
+        // them); WildFly killed with SIGKILL while rows are leased; Liberty must take them over
+        Queue<String> later = new ConcurrentLinkedQueue<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        OrdersApi victim = both[0];
+        CompletableFuture<Void> load = CompletableFuture.runAsync(() -> {
+            try {
+                runLifecycles(orders, "s5k", i -> victim, i -> victim, later, new AtomicInteger(), stop);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        long waitStart = System.nanoTime();
+        List<String> leasedAtKill = List.of();
+        while (System.nanoTime() - waitStart < Duration.ofMinutes(2).toNanos()) {
+            if (later.size() >= 20) {
+                leasedAtKill = leasedIds(db);
+                if (!leasedAtKill.isEmpty()) {
+                    break;
+                }
+            }
+            Thread.sleep(2);
+        }
+        a.kill();
+        long killedAt = System.nanoTime();
+        stop.set(true);
+        if (leasedAtKill.isEmpty()) {
+            leasedAtKill = leasedIds(db);
+        }
+        long seqAtKill = single(db, "SELECT coalesce(max(seq), 0) FROM outbox_events");
+        long extraBefore = db.extraPublishes();
+        Duration takeover = OutboxDb.await(Duration.ofMinutes(3), "the survivor to publish every event written before the kill",
+                () -> single(db, "SELECT count(*) FROM outbox_events WHERE processed_at IS NULL AND seq <= " + seqAtKill),
+                n -> n == 0);
+        load.join();
+        // the survivor goes on alone
+        Queue<String> afterKill = new ConcurrentLinkedQueue<>();
+        AtomicInteger refusedAfter = new AtomicInteger();
+        runLifecycles(Math.max(20, orders / 10), "s5s", i -> both[1], i -> both[1], afterKill, refusedAfter,
+                new AtomicBoolean());
+        OutboxDb.await(Duration.ofMinutes(3), "every event to be published", db::pending, n -> n == 0);
+        long takenOver = publishedBy(db, leasedAtKill, b.instance());
+        long orderViolationsAfter = db.publishOrderViolations();
+        v.figures().put("killed_after", Duration.ofNanos(killedAt - waitStart))
+                .put("leased_at_kill", leasedAtKill.size()).put("taken_over_by_survivor", takenOver)
+                .put("takeover_in", takeover)
+                .put("orders_before_kill", later.size()).put("orders_after_kill", afterKill.size())
+                .put("published_twice_after_kill", db.extraPublishes() - extraBefore)
+                .put("published_by_relay_total", db.countBy("fault_publish_log", "relay"))
+                .put("stranded_in_killed_broker", db.publishedNotDelivered())
+                .put("publish_order_violations_after_kill", orderViolationsAfter)
+                .put("dead", db.deadLetters());
+        v.expect("events not published after the kill", 0, db.pending())
+                .expect("dead letters", 0, db.deadLetters())
+                .expect("requests refused by the survivor", 0, refusedAfter.get())
+                .expect("events of an order published out of order across the takeover", 0, orderViolationsAfter)
+                .check(!leasedAtKill.isEmpty(), "no row was leased when WildFly was killed (nothing to take over)")
+                .check(takeover.compareTo(Duration.parse(LEASE).plusSeconds(60)) < 0,
+                        "the takeover took " + takeover + ", more than the lease plus a minute");
+        return servers;
+    }
+
+    private static void start(FaultServer s) {
+        try {
+            s.start();
+        } catch (Exception e) {
+            throw new IllegalStateException(s.instance() + " did not start: " + e, e);
+        }
+    }
+
+    /**
+     * Creates {@code count} orders and moves each through PAID, SHIPPED and DELIVERED, six orders at a
+     * time; request {@code k} of order {@code i} goes to {@code first(i)} when k is even, else {@code second(i)}.
+     */
+    private static void runLifecycles(int count, String prefix, java.util.function.IntFunction<OrdersApi> first,
+                                      java.util.function.IntFunction<OrdersApi> second, Queue<String> ids,
+                                      AtomicInteger refused, AtomicBoolean stop) throws InterruptedException {
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        for (int n = 0; n < count; n++) {
+            int i = n;
+            pool.execute(() -> {
+                if (stop.get()) {
+                    return;
+                }
+                OrdersApi.Reply created = first.apply(i).createOrder(prefix + "-" + i, (i % 500) + ".25");
+                if (!created.isCreated() || created.id().isEmpty()) {
+                    refused.incrementAndGet();
+                    return;
+                }
+                String id = created.id().get();
+                ids.add(id);
+                for (int k = 0; k < LIFE.size() && !stop.get(); k++) {
+                    OrdersApi api = (k + 1) % 2 == 0 ? first.apply(i) : second.apply(i);
+                    if (api.changeStatus(id, LIFE.get(k)).status() != 200) {
+                        refused.incrementAndGet();
+                        return;
+                    }
+                }
+            });
+        }
+        pool.shutdown();
+        pool.awaitTermination(20, TimeUnit.MINUTES);
+    }
+
+    /** Ids of the rows leased right now (claimed, not completed, lease running). */
+    private static List<String> leasedIds(OutboxDb db) throws java.sql.SQLException {
+        List<String> ids = new java.util.ArrayList<>();
+        try (Connection c = db.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id FROM outbox_events WHERE processed_at IS NULL"
+                     + " AND claim_token IS NOT NULL AND locked_until > now()")) {
+            while (rs.next()) {
+                ids.add(rs.getString(1));
+            }
+        }
+        return ids;
+    }
+
+    /** How many of the events {@code ids} the relay {@code relay} published (publish log). */
+    private static long publishedBy(OutboxDb db, List<String> ids, String relay) throws java.sql.SQLException {
+        try (Connection c = db.connect();
+             java.sql.PreparedStatement s = c.prepareStatement("SELECT count(DISTINCT event_id) FROM fault_publish_log"
+                     + " WHERE relay = ? AND event_id = ANY (?::uuid[])")) {
+            s.setString(1, relay);
+            s.setArray(2, c.createArrayOf("uuid", ids.toArray()));
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static long single(OutboxDb db, String sql) throws java.sql.SQLException {
+        try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
