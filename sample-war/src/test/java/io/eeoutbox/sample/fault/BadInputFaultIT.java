@@ -21,14 +21,15 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Scenario 6, bad input: at least 1,000 generated malformed requests ({@link BadRequests}: invalid
  * JSON and UTF-8, wrong types, missing, blank and oversized fields, huge bodies, deep nesting, SQL
  * where an id, a number or a status belongs, unknown and malformed ids, wrong media types and methods)
- * against the sample as it ships, one at a time. Each must be answered with a 4xx within the request
+ * against the sample as it ships (on WildFly; Open Liberty too in a soak or with {@code -Dfault.servers}), one at a time. Each must be answered with a 4xx within the request
  * timeout (a body over the server's size limit may instead be refused by closing the connection), the
  * server must stay healthy throughout, and no request may write a row in any table.
  */
@@ -46,23 +47,28 @@ class BadInputFaultIT {
         session.stopServers();
     }
 
-    @Test
-    void everyMalformedRequestIsRefusedAndWritesNothing(FaultSession session) throws Exception {
+    static java.util.List<String> servers() {
+        return io.eeoutbox.sample.fault.harness.FaultSettings.serverKinds();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void everyMalformedRequestIsRefusedAndWritesNothing(String kind, FaultSession session) throws Exception {
         Verdict v = new Verdict(NUMBER, NAME);
-        String servers = "WildFly";
+        String servers = kind;
         try {
-            servers = run(session, v);
+            servers = run(kind, session, v);
         } catch (Exception | AssertionError e) {
             throw v.abort(session, servers, e);
         }
         v.finish(session, servers);
     }
 
-    private static String run(FaultSession session, Verdict v) throws Exception {
-        String url = session.database("fault_s6");
+    private static String run(String kind, FaultSession session, Verdict v) throws Exception {
+        String url = session.database("fault_s6_" + kind);
         OutboxDb db = new OutboxDb(url);
         // the sample exactly as it ships: no hooks
-        FaultServer server = session.wildfly("wildfly-s6", FaultSettings.war(), url, Map.of());
+        FaultServer server = session.server(kind, kind + "-s6", FaultSettings.war(), url, Map.of());
         server.start();
         v.figures().put("start", server.lastStartDuration())
                 .put("first_order_end_to_end", Sanity.orderFlows(server, "s6-sanity"));
@@ -89,8 +95,8 @@ class BadInputFaultIT {
                 BadRequest r = requests.get(i);
                 OrdersApi.Reply reply = api.send(request(server.baseUri(), r));
                 slowest = Math.max(slowest, reply.nanos());
-                String kind = reply.isTransportFailure() ? "no-answer:" + reply.failure() : String.valueOf(reply.status());
-                answers.merge(kind, 1L, Long::sum);
+                String answerKind = reply.isTransportFailure() ? "no-answer:" + reply.failure() : String.valueOf(reply.status());
+                answers.merge(answerKind, 1L, Long::sum);
                 boolean refusedHuge = reply.isTransportFailure() && r.body() != null && r.body().length > HUGE
                         && !"timeout".equals(reply.failure());
                 boolean ok = (reply.status() >= 400 && reply.status() < 500) || refusedHuge;

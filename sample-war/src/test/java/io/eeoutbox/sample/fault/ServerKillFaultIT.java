@@ -16,13 +16,15 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Scenario 1, the server killed mid-load: while several HTTP clients create orders, WildFly's JVM is
- * killed with SIGKILL at a random moment while the relay is publishing, and started again on the same
- * directories (Artemis journal, transaction log). Every order acknowledged with 201 must have exactly
+ * Scenario 1, the server killed mid-load: while several HTTP clients create orders, the server's JVM
+ * (WildFly; Open Liberty too in a soak or with {@code -Dfault.servers=wildfly,liberty}) is killed with
+ * SIGKILL at a random moment while the relay holds leased rows, and started again on the same
+ * directories (Artemis journal or Liberty's messaging store, the transaction log). Every order acknowledged with 201 must have exactly
  * one {@code order.created} event, every event must be published, and the consumer must have applied
  * every event; the duplicates that reached the consumer (absorbed by its inbox) and the drain time
  * after the restart are printed.
@@ -41,23 +43,28 @@ class ServerKillFaultIT {
         session.stopServers();
     }
 
-    @Test
-    void everyAcknowledgedOrderIsPublishedOnceAndAppliedOnce(FaultSession session) throws Exception {
+    static java.util.List<String> servers() {
+        return io.eeoutbox.sample.fault.harness.FaultSettings.serverKinds();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("servers")
+    void everyAcknowledgedOrderIsPublishedOnceAndAppliedOnce(String kind, FaultSession session) throws Exception {
         Verdict v = new Verdict(NUMBER, NAME);
-        String servers = "WildFly";
+        String servers = kind;
         try {
-            servers = run(session, v);
+            servers = run(kind, session, v);
         } catch (Exception | AssertionError e) {
             throw v.abort(session, servers, e);
         }
         v.finish(session, servers);
     }
 
-    private static String run(FaultSession session, Verdict v) throws Exception {
-        String url = session.database("fault_s1");
+    private static String run(String kind, FaultSession session, Verdict v) throws Exception {
+        String url = session.database("fault_s1_" + kind);
         OutboxDb db = new OutboxDb(url);
         db.createHookTables();
-        FaultServer server = session.wildfly("wildfly-s1", session.observedWar("observed", List.of()), url,
+        FaultServer server = session.server(kind, kind + "-s1", session.observedWar("observed", List.of()), url,
                 Map.of("outbox.relay.lease", LEASE));
         server.start();
         v.figures().put("start", server.lastStartDuration())

@@ -134,6 +134,22 @@ public final class FaultSession implements ExtensionContext.Store.CloseableResou
         return s;
     }
 
+    /** A server of the kind named ({@code wildfly} or {@code liberty}); fails when Liberty is not provisioned. */
+    public FaultServer server(String kind, String instance, Path war, String dbUrl, Map<String, String> properties) {
+        return switch (kind) {
+            case "wildfly" -> wildfly(instance, war, dbUrl, properties);
+            case "liberty" -> {
+                FaultServer s = libertyOrNull(instance, war, dbUrl, properties);
+                if (s == null) {
+                    throw new IllegalStateException("fault.servers names liberty, but the build did not provision it"
+                            + " (the profile liberty is off)");
+                }
+                yield s;
+            }
+            default -> throw new IllegalArgumentException("fault.servers: " + kind + " (allowed: wildfly, liberty)");
+        };
+    }
+
     /** An Open Liberty server on free ports running {@code war}; null when the build did not provision Liberty. */
     public synchronized FaultServer libertyOrNull(String instance, Path war, String dbUrl, Map<String, String> properties) {
         Path home = FaultSettings.libertyHomeOrNull();

@@ -19,6 +19,8 @@ import java.util.Locale;
  *   <tr><td>fault.pg.port</td><td>first free from 25432</td><td>the suite's own PostgreSQL (never 5432)</td></tr>
  *   <tr><td>fault.wildfly.port-offset</td><td>first free from 2000</td><td>WildFly's socket binding offset (http 8080+offset)</td></tr>
  *   <tr><td>fault.liberty.port-offset</td><td>first free from 1300</td><td>Liberty's ports: http 9080+offset, https 9443+offset</td></tr>
+ *   <tr><td>fault.servers</td><td>wildfly (soak: wildfly,liberty)</td><td>the servers that scenarios 1 and 6
+ *       run on, one after the other</td></tr>
  *   <tr><td>fault.seed</td><td>time</td><td>random seed (kill moment, generated bad input); printed with the figures</td></tr>
  * </table>
  */
@@ -66,6 +68,19 @@ public final class FaultSettings {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("fault.size=" + s.toLowerCase(Locale.ROOT) + ": allowed are default, soak");
         }
+    }
+
+    /**
+     * The servers scenarios 1 and 6 run on: {@code fault.servers} (wildfly, liberty, comma-separated),
+     * else WildFly, and in a soak also Open Liberty when the build provisioned it.
+     */
+    public static java.util.List<String> serverKinds() {
+        String given = System.getProperty("fault.servers", "").trim();
+        if (!given.isEmpty()) {
+            return java.util.Arrays.stream(given.split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList();
+        }
+        return size() == Size.SOAK && libertyHomeOrNull() != null ? java.util.List.of("wildfly", "liberty")
+                : java.util.List.of("wildfly");
     }
 
     public static long seed() {

@@ -63,9 +63,9 @@ public final class Figures {
     }
 
     public synchronized void add(Row row) {
-        rows.removeIf(r -> r.number() == row.number());
+        rows.removeIf(r -> r.number() == row.number() && r.servers().equals(row.servers()));
         rows.add(row);
-        rows.sort(Comparator.comparingInt(Row::number));
+        rows.sort(Comparator.comparingInt(Row::number).thenComparing(Row::servers));
         System.out.println("[fault] S" + row.number() + " " + row.scenario() + " on " + row.servers() + ": "
                 + (row.passed() ? "PASS " : "FAIL ") + row.figures() + " (" + seconds(row.took()) + ")");
         write();
