@@ -12,6 +12,9 @@ import java.io.InputStream;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.NoSuchElementException;
 
@@ -26,6 +29,9 @@ public final class JsonRequest {
     /** Largest body read, in bytes. */
     static final int MAX_BODY_BYTES = 64 * 1024;
 
+    /** Deepest nesting of arrays and objects accepted; the sample's documents need three. */
+    static final int MAX_DEPTH = 32;
+
     private JsonRequest() {
     }
 
@@ -39,9 +45,24 @@ public final class JsonRequest {
         if (bytes.length > MAX_BODY_BYTES) {
             throw new InvalidRequestException("body", "is larger than " + MAX_BODY_BYTES + " bytes");
         }
-        String text = new String(bytes, StandardCharsets.UTF_8);
+        String text;
+        try {
+            // Strict: invalid UTF-8 is refused, not silently replaced by U+FFFD and stored.
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new InvalidRequestException("body", "is not valid UTF-8");
+        }
         if (text.isBlank()) {
             throw new InvalidRequestException("body", "is empty; send a JSON object");
+        }
+        if (depth(text) > MAX_DEPTH) {
+            // Checked before parsing: parsers build deep documents recursively, and what they
+            // throw on 30,000 brackets differs by server (a RuntimeException, a stack overflow).
+            throw new InvalidRequestException("body", "is nested deeper than " + MAX_DEPTH + " levels");
         }
         try (JsonParser parser = Json.createParser(new StringReader(text))) {
             JsonParser.Event first = parser.next();
@@ -53,9 +74,35 @@ public final class JsonRequest {
                 throw new InvalidRequestException("body", "has more after the JSON object");
             }
             return object;
+        } catch (InvalidRequestException e) {
+            throw e;
         } catch (JsonException | IllegalStateException | NoSuchElementException e) {
             throw new InvalidRequestException("body", "is not valid JSON: " + e.getMessage());
         }
+    }
+
+    /** The deepest nesting of arrays and objects in {@code text}, brackets inside strings excluded. */
+    static int depth(String text) {
+        int depth = 0;
+        int max = 0;
+        boolean inString = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (inString) {
+                if (c == '\\') {
+                    i++;
+                } else if (c == '"') {
+                    inString = false;
+                }
+            } else if (c == '"') {
+                inString = true;
+            } else if (c == '{' || c == '[') {
+                max = Math.max(max, ++depth);
+            } else if (c == '}' || c == ']') {
+                depth--;
+            }
+        }
+        return max;
     }
 
     /** A string field; absent or null gives null (the domain decides whether it is required). */

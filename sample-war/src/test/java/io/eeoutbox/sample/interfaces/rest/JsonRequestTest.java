@@ -39,6 +39,35 @@ class JsonRequestTest {
                 () -> JsonRequest.object(body("{\"a\":\"" + "x".repeat(JsonRequest.MAX_BODY_BYTES) + "\"}"))).field());
     }
 
+    @Test
+    void invalidUtf8IsRefusedNotReplaced() {
+        byte[] bytes = "{\"customerId\":\"c-\u0001\",\"total\":1}".getBytes(StandardCharsets.UTF_8);
+        bytes[16] = (byte) 0xC3; // a lead byte without its continuation byte: not UTF-8
+        InvalidRequestException e = assertThrows(InvalidRequestException.class,
+                () -> JsonRequest.object(new ByteArrayInputStream(bytes)));
+        assertEquals("body", e.field());
+        assertEquals(true, e.getMessage().contains("UTF-8"), e.getMessage());
+    }
+
+    @Test
+    void deeplyNestedJsonIsARequestErrorNotAServerError() {
+        String deep = "{\"a\":" + "[".repeat(30_000) + "]".repeat(30_000) + "}";
+        InvalidRequestException e = assertThrows(InvalidRequestException.class, () -> JsonRequest.object(body(deep)));
+        assertEquals("body", e.field());
+        assertEquals(true, e.getMessage().contains("deeper than " + JsonRequest.MAX_DEPTH), e.getMessage());
+    }
+
+    @Test
+    void nestingUpToTheLimitIsAcceptedAndBracketsInStringsDoNotCount() {
+        int inner = JsonRequest.MAX_DEPTH - 1;
+        String atLimit = "{\"a\":" + "[".repeat(inner) + "]".repeat(inner) + "}";
+        assertEquals(true, JsonRequest.object(body(atLimit)).containsKey("a"));
+        String bracketsInString = "{\"note\":\"" + "[{\\\"".repeat(100) + "\"}";
+        assertEquals(true, JsonRequest.object(body(bracketsInString)).containsKey("note"));
+        assertThrows(InvalidRequestException.class,
+                () -> JsonRequest.object(body("{\"a\":" + "[".repeat(inner + 1) + "]".repeat(inner + 1) + "}")));
+    }
+
     private static InputStream body(String text) {
         return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
     }
