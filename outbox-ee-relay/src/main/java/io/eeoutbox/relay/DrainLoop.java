@@ -48,6 +48,8 @@ final class DrainLoop {
     private final LeaseBudget budget;
     /** Consecutive batches in which the broker could not be reached; 0 once a publish succeeds. */
     private volatile int outageStreak;
+    /** Until when the broker is taken to be down (the last deferral's retry time); null when it is not. */
+    private volatile Instant brokerRetryAt;
     private final java.util.concurrent.Executor completionExecutor; // null: complete inline
 
     DrainLoop(OutboxStore store, Publisher publisher, RelayListener listener, BackoffPolicy backoff,
@@ -84,8 +86,8 @@ final class DrainLoop {
             while (mayClaim.getAsBoolean()) {
                 BatchOutcome outcome = runBatch(session, completer);
                 total += outcome.claimed();
-                if (outcome.claimed() < config.batchSize() || outcome.cutShort()) {
-                    break;
+                if (outcome.claimed() < config.batchSize() || outcome.cutShort() || outcome.brokerUnavailable()) {
+                    break; // a broker outage: the next batch would fail the same way (see holdsForBroker)
                 }
             }
             completer.flush();
@@ -93,9 +95,23 @@ final class DrainLoop {
         return total;
     }
 
-    /** The result of one batch; {@code cutShort} when rows were released instead of published. */
-    record BatchOutcome(int claimed, int published, int failed, int released, boolean cutShort) {
-        static final BatchOutcome EMPTY = new BatchOutcome(0, 0, 0, 0, false);
+    /**
+     * Whether the relay should leave the outbox alone at {@code now} because the broker was
+     * unreachable and the retry time of the rows it deferred has not come: claiming new rows would
+     * only defer them too (one more round of updates, one more log line per event burst).
+     */
+    boolean holdsForBroker(Instant now) {
+        Instant until = brokerRetryAt;
+        return until != null && now.isBefore(until);
+    }
+
+    /**
+     * The result of one batch; {@code cutShort} when rows were released instead of published,
+     * {@code brokerUnavailable} when none was published because the broker could not be reached.
+     */
+    record BatchOutcome(int claimed, int published, int failed, int released, boolean cutShort,
+                        boolean brokerUnavailable) {
+        static final BatchOutcome EMPTY = new BatchOutcome(0, 0, 0, 0, false, false);
     }
 
     /** Claims, publishes and completes one batch on {@code session}, before returning. */
@@ -135,8 +151,10 @@ final class DrainLoop {
             listener.batchCompleted(claimed.size(), round.published().size(), round.failures().size(),
                     Duration.ofNanos(elapsed));
         });
+        boolean brokerUnavailable = round.published().isEmpty() && round.failures().values().stream()
+                .anyMatch(BrokerUnavailableException.class::isInstance);
         return new BatchOutcome(claimed.size(), round.published().size(), round.failures().size(), unpublished.size(),
-                !round.unpublished().isEmpty());
+                !round.unpublished().isEmpty(), brokerUnavailable);
     }
 
     /** The statements that complete one batch. */
@@ -356,6 +374,7 @@ final class DrainLoop {
     private void recordFailures(OutboxStore.Session session, UUID token, Round round) throws SQLException {
         if (!round.published().isEmpty()) {
             outageStreak = 0;
+            brokerRetryAt = null;
         }
         if (round.failures().isEmpty()) {
             return;
@@ -424,6 +443,7 @@ final class DrainLoop {
         Throwable first = unavailable.values().iterator().next();
         String error = ErrorTexts.describe(first);
         int deferred = session.defer(ids(List.copyOf(unavailable.keySet())), token, retryAfter, error);
+        brokerRetryAt = retryAfter;
         LOG.warning(() -> "broker unavailable: " + deferred + " events deferred until " + retryAfter
                 + " (not counted as attempts) relay=" + config.name() + " error=" + error);
         for (Map.Entry<OutboxMessage, Throwable> e : unavailable.entrySet()) {

@@ -57,6 +57,8 @@ public final class OutboxRelay {
 
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean forceNext = new AtomicBoolean();
+    /** Set by {@link #runNow()}: the next drain runs even while the relay waits out a broker outage. */
+    private final AtomicBoolean ignoreBrokerHold = new AtomicBoolean();
     private final AtomicInteger errorStreak = new AtomicInteger();
     private volatile boolean stopping;
     private volatile boolean paused;
@@ -193,12 +195,16 @@ public final class OutboxRelay {
         request();
     }
 
-    /** Drains now, even during the back-off after a database error. Does nothing while paused or stopped. */
+    /**
+     * Drains now, even during the back-off after a database error or a broker outage. Does nothing
+     * while paused or stopped.
+     */
     public void runNow() {
         if (!isRunning() || paused) {
             return;
         }
         forceNext.set(true);
+        ignoreBrokerHold.set(true);
         request();
     }
 
@@ -254,11 +260,15 @@ public final class OutboxRelay {
 
     private void drainOnce() {
         boolean forced = forceNext.getAndSet(false);
+        boolean ignoreHold = ignoreBrokerHold.getAndSet(false);
         if (stopping || paused) {
             return;
         }
         if (!forced && errorStreak.get() > 0 && nanoTime.getAsLong() - errorRetryAtNanos < 0) {
             return; // backing off after a database error; the poll retries
+        }
+        if (!ignoreHold && drainLoop.holdsForBroker(clock.instant())) {
+            return; // the broker was unreachable; the poll or a wake-up after the deferral's end tries again
         }
         Instant at = clock.instant();
         counters.loopRan(at);

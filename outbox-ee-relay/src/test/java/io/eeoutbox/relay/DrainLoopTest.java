@@ -349,4 +349,45 @@ class DrainLoopTest {
         assertThat(store.count(r -> r.processedAt != null)).isEqualTo(4);
         assertThat(publisher.published).extracting(OutboxMessage::attempt).containsOnly(1);
     }
+
+    @Test
+    void duringABrokerOutageOneBatchIsTriedAndTheRelayHoldsOffUntilItsRetryTime() throws Exception {
+        for (int i = 0; i < 50; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        AtomicBoolean brokerUp = new AtomicBoolean(false);
+        List<Integer> batchesTried = Collections.synchronizedList(new ArrayList<>());
+        io.eeoutbox.spi.Publisher outage = new io.eeoutbox.spi.Publisher() {
+            @Override
+            public io.eeoutbox.spi.PublishResult publishAll(List<OutboxMessage> batch) {
+                batchesTried.add(batch.size());
+                return io.eeoutbox.spi.Publisher.super.publishAll(batch);
+            }
+
+            @Override
+            public void publish(OutboxMessage message) throws Exception {
+                if (!brokerUp.get()) {
+                    throw new io.eeoutbox.spi.BrokerUnavailableException("connection refused",
+                            new java.net.ConnectException("connection refused"));
+                }
+                publisher.publish(message);
+            }
+        };
+        DrainLoop loop = new DrainLoop(store, outage, listener, BACKOFF, config(10), clock, counters,
+                () -> !stopping.get(), stopping::get, () -> clock.instant().toEpochMilli() * 1_000_000L, null);
+
+        // A full batch fails as "broker unavailable": the drain stops there instead of claiming
+        // (and deferring) the other 40 rows one batch after another.
+        assertThat(loop.drain()).isEqualTo(10);
+        assertThat(batchesTried).containsExactly(10);
+        assertThat(store.count(r -> r.retryAfter != null)).isEqualTo(10);
+        assertThat(loop.holdsForBroker(clock.instant())).isTrue();
+        assertThat(loop.holdsForBroker(clock.instant().plusSeconds(1))).as("until the deferral's retry time").isFalse();
+
+        clock.set(clock.instant().plusSeconds(1));
+        brokerUp.set(true);
+        assertThat(loop.drain()).isEqualTo(50);
+        assertThat(loop.holdsForBroker(clock.instant())).as("a successful publish ends the outage").isFalse();
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(50);
+    }
 }
