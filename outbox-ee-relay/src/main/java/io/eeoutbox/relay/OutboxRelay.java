@@ -267,12 +267,12 @@ public final class OutboxRelay {
         if (!forced && errorStreak.get() > 0 && nanoTime.getAsLong() - errorRetryAtNanos < 0) {
             return; // backing off after a database error; the poll retries
         }
-        if (!ignoreHold && drainLoop.holdsForBroker(clock.instant())) {
+        Instant at = clock.instant();
+        counters.loopRan(at); // also while waiting out a broker outage: the loop is alive (liveness)
+        listener.loopRan(at);
+        if (!ignoreHold && drainLoop.holdsForBroker(at)) {
             return; // the broker was unreachable; the poll or a wake-up after the deferral's end tries again
         }
-        Instant at = clock.instant();
-        counters.loopRan(at);
-        listener.loopRan(at);
         try {
             drainLoop.drain();
             int failures = errorStreak.getAndSet(0);

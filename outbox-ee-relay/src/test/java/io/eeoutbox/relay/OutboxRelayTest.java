@@ -212,4 +212,71 @@ class OutboxRelayTest {
         r.runNow(); // the NOTIFY listener reconnected: the database answers again
         assertThat(published.await(5, TimeUnit.SECONDS)).isTrue();
     }
+
+    @Test
+    void whileTheBrokerIsDownWakeUpsClaimNothingTheLoopStaysAliveAndRunNowTriesAtOnce() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        java.util.concurrent.atomic.AtomicBoolean brokerUp = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicInteger batchesTried = new AtomicInteger();
+        List<Instant> loops = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch published = new CountDownLatch(6);
+        io.eeoutbox.spi.Publisher outage = new io.eeoutbox.spi.Publisher() {
+            @Override
+            public io.eeoutbox.spi.PublishResult publishAll(List<OutboxMessage> batch) {
+                batchesTried.incrementAndGet();
+                return io.eeoutbox.spi.Publisher.super.publishAll(batch);
+            }
+
+            @Override
+            public void publish(OutboxMessage message) throws Exception {
+                if (!brokerUp.get()) {
+                    throw new io.eeoutbox.spi.BrokerUnavailableException("connection refused", null);
+                }
+            }
+        };
+        RelayConfig config = RelayConfig.builder().name("unit").notifyEnabled(false).pollInterval(Duration.ofHours(1)).build();
+        relay = OutboxRelay.builder().config(config).store(store).executor(executor).clock(clock).publisher(outage)
+                .listener(new RelayListener() {
+                    @Override
+                    public void loopRan(Instant at) {
+                        loops.add(at);
+                    }
+
+                    @Override
+                    public void published(OutboxMessage message) {
+                        published.countDown();
+                    }
+                }).build();
+        relay.start();
+        awaitTrue(() -> store.count(r -> r.retryAfter != null) == 5); // the first batch was deferred
+
+        // The clock stands still: the deferral's retry time (1 s on, give or take the 20% jitter) has not come.
+        int loopsBefore = loops.size();
+        relay.wakeUp();
+        awaitTrue(() -> loops.size() > loopsBefore);
+        Thread.sleep(200); // a claim would follow the loop's start at once
+        assertThat(batchesTried.get()).as("a wake-up during the outage claims nothing").isEqualTo(1);
+
+        // The broker is back, and a new event comes: the operator's "try now" ignores the wait.
+        store.insert("order", "o5", "order.created");
+        brokerUp.set(true);
+        relay.runNow();
+        awaitTrue(() -> published.getCount() == 5); // o5 only
+        assertThat(batchesTried.get()).isEqualTo(2);
+
+        // The deferred rows are due at their retry time, and the next wake-up publishes them.
+        clock.set(clock.instant().plusSeconds(2));
+        relay.wakeUp();
+        assertThat(published.await(5, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waited 5 s").isLessThan(end);
+            Thread.sleep(10);
+        }
+    }
 }
