@@ -119,6 +119,11 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
                 });
                 return PublishResult.allPublished();
             } catch (Exception e) {
+                if (isBrokerUnreachable(e)) {
+                    // The broker is gone: sending one by one would only wait out the same timeout
+                    // again, and no message of the batch is at fault.
+                    return allUnavailable(batch, 0, e, new LinkedHashMap<>());
+                }
                 LOG.log(Level.FINE, e, () -> "batch of " + batch.size() + " to " + destinationName
                         + " failed as a whole; sending its messages one by one");
             }
@@ -168,16 +173,30 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
     /**
      * Whether a send failed because the connection to the broker is gone rather than because of the
      * message: a JMS illegal-state error (closed connection or session) or a network error anywhere
-     * in the cause chain, or a broker exception whose class name says "not connected".
+     * in the cause chain, or a broker exception whose class name says so (Artemis: "not connected",
+     * "connection timed out", "unblocked" for a call cut short by a connection failure).
      */
     static boolean isConnectionFailure(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof jakarta.jms.IllegalStateException || t instanceof jakarta.jms.IllegalStateRuntimeException
-                    || t instanceof java.net.SocketException || t instanceof java.net.UnknownHostException) {
+            if (t instanceof jakarta.jms.IllegalStateException || t instanceof jakarta.jms.IllegalStateRuntimeException) {
+                return true;
+            }
+        }
+        return isBrokerUnreachable(failure);
+    }
+
+    /**
+     * The narrower test used on a failed batch: a network error or a broker "connection" exception in
+     * the cause chain. A JMS illegal-state error is left out here: in a batch it may come from the
+     * transaction rather than the connection, and the one-by-one pass then tells the two apart.
+     */
+    static boolean isBrokerUnreachable(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.SocketException || t instanceof java.net.UnknownHostException) {
                 return true;
             }
             String name = t.getClass().getSimpleName();
-            if (name.contains("NotConnected") || name.contains("ConnectionTimedOut")) {
+            if (name.contains("NotConnected") || name.contains("ConnectionTimedOut") || name.contains("UnBlocked")) {
                 return true;
             }
         }
