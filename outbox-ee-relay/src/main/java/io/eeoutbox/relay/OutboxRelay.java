@@ -75,7 +75,8 @@ public final class OutboxRelay {
         if (b.store != null) {
             this.store = b.store;
         } else {
-            this.store = new JdbcOutboxStore(Objects.requireNonNull(b.dataSource, "dataSource (or store)"));
+            this.store = new JdbcOutboxStore(Objects.requireNonNull(b.dataSource, "dataSource (or store)"),
+                    config.synchronousCommit());
         }
         BackoffPolicy backoff = b.backoff != null ? b.backoff
                 : BackoffPolicy.exponential(config.backoffInitial(), config.backoffFactor(), config.backoffMax(),
