@@ -1,4 +1,4 @@
--- ee-outbox schema, version 6: one statement and one commit per batch for the relay's drain.
+-- ee-outbox schema, version 6: the relay's drain in one statement per step, and HOT lease updates.
 
 -- Completes the previous published batch (p_done_ids, still leased to p_done_token) and claims the
 -- next one (up to p_batch_size rows leased to p_claim_token until p_locked_until), in ONE
@@ -53,3 +53,11 @@ BEGIN
                         NULL::jsonb, NULL::integer, NULL::timestamptz;
 END
 $$;
+
+-- HOT lease updates. A claim rewrites every row of the pages it leases (claim_token, locked_until:
+-- no index covers them), and the new versions can stay on their page, without new index entries,
+-- only if the page has room for them; V1's fillfactor 80 left room for about one row in five
+-- (measured: 15-29% of claim updates HOT). With half of each page free every claim update is HOT
+-- (measured 100%), which saves three index insertions per row and made the drain 35-90% faster in
+-- pgbench (one worker, batches of 100 and 500). Applies to pages filled from now on.
+ALTER TABLE outbox_events SET (fillfactor = 50);
