@@ -56,6 +56,20 @@ SELECT outbox_mark_processed(@now::timestamptz, @ids::uuid[], @claim_token::uuid
 -- returns how many rows it deleted.
 SELECT outbox_delete_published(@ids::uuid[], @claim_token::uuid)::int AS deleted;
 
+-- name: CompleteAndClaimOutboxBatch :many
+-- The relay's drain in one statement, one round trip and one commit per batch: completes the
+-- previous published batch (marks it, or deletes it when delete is true) and claims the next one,
+-- in a transaction that commits with synchronous_commit (outbox_complete_and_claim in V6). Empty
+-- done_ids: claim only; batch_size 0: complete only. Each claimed row carries `completed`, the
+-- number of rows completed; when nothing was claimed, one row with a NULL id (and NULL columns,
+-- read as 0 where the Java type is primitive) carries it.
+SELECT completed::int AS completed, id, seq, aggregate_type, aggregate_id, event_type, payload, attempts,
+       created_at
+FROM outbox_complete_and_claim(@synchronous_commit::varchar, @delete::boolean, @now::timestamptz,
+                               @done_ids::uuid[], sqlc.narg(done_token)::uuid, @claim_token::uuid,
+                               @locked_until::timestamptz, @max_attempts::int, @batch_size::int,
+                               @ordered::boolean);
+
 -- name: IncrementOutboxAttempts :exec
 -- The reference article's one-row failure count (baseline only).
 UPDATE outbox_events SET attempts = attempts + 1 WHERE id = @id::uuid;
@@ -142,3 +156,11 @@ SELECT outbox_delete_processed(@processed_before::timestamptz, @batch_size::int)
 -- name: TryOutboxMaintenanceLock :one
 -- Elects the one relay that runs cleanup: a transaction-scoped advisory lock, released at commit.
 SELECT pg_try_advisory_xact_lock(@lock_key::bigint)::boolean AS acquired;
+
+-- name: SetRelaySynchronousCommit :one
+-- The relay's own transactions (claim, complete, record failures, defer, release, cleanup) commit
+-- with outbox.relay.synchronous-commit (default off: the commit does not wait for the WAL flush).
+-- is_local = true: the setting ends with the current transaction, so a pooled connection goes back
+-- to its pool unchanged. Losing such a commit in a database crash only makes rows claimable again
+-- or publishes them again (at-least-once); producers' inserts never run with it.
+SELECT set_config('synchronous_commit', @value::text, true)::text AS value;

@@ -51,10 +51,26 @@ final class DrainLoop {
     /** Until when the broker is taken to be down (the last deferral's retry time); null when it is not. */
     private volatile Instant brokerRetryAt;
     private final java.util.concurrent.Executor completionExecutor; // null: complete inline
+    /** Complete a fully published batch together with the next claim (one transaction), see {@link #drain()}. */
+    private final boolean fused;
+    /**
+     * With a completion executor, a batch is fused only when publishing it took less than this: a
+     * slower publisher (a broker) leaves time to complete the previous batch on the second
+     * connection meanwhile, a faster one (measured: a no-op) leaves nothing to overlap.
+     */
+    static final long FUSE_BELOW_NANOS = 2_000_000L;
 
     DrainLoop(OutboxStore store, Publisher publisher, RelayListener listener, BackoffPolicy backoff,
               RelayConfig config, Clock clock, RelayCounters counters, BooleanSupplier mayClaim,
               BooleanSupplier stopping, LongSupplier nanoTime, java.util.concurrent.Executor completionExecutor) {
+        this(store, publisher, listener, backoff, config, clock, counters, mayClaim, stopping, nanoTime,
+                completionExecutor, false);
+    }
+
+    DrainLoop(OutboxStore store, Publisher publisher, RelayListener listener, BackoffPolicy backoff,
+              RelayConfig config, Clock clock, RelayCounters counters, BooleanSupplier mayClaim,
+              BooleanSupplier stopping, LongSupplier nanoTime, java.util.concurrent.Executor completionExecutor,
+              boolean fused) {
         this.store = store;
         this.publisher = publisher;
         this.listener = listener;
@@ -67,6 +83,7 @@ final class DrainLoop {
         this.nanoTime = nanoTime;
         this.budget = new LeaseBudget(config.lease());
         this.completionExecutor = completionExecutor;
+        this.fused = fused;
     }
 
     /**
@@ -75,6 +92,10 @@ final class DrainLoop {
      * <p>With a completion executor, batch N is completed on a second connection while batch N+1 is
      * claimed and published (at most one completion in flight; the drain waits for it before handing
      * over the next one, and before it ends). Without one, each batch is completed before the next claim.
+     * When fused, a full batch that was published whole is completed by the next claim's own statement
+     * ({@link OutboxStore.Session#completeAndClaim}: one transaction, one commit per batch), and the
+     * last one by itself before the drain ends; with a completion executor only when publishing the
+     * batch took less than {@link #FUSE_BELOW_NANOS}.
      *
      * @return how many rows were claimed in all
      * @throws SQLException when the database fails; rows of the batch in flight stay leased until their lease ends
@@ -83,12 +104,17 @@ final class DrainLoop {
         int total = 0;
         try (OutboxStore.Session session = store.open();
              Completer completer = new Completer(completionExecutor == null ? session : null)) {
+            Carry carry = null;
             while (mayClaim.getAsBoolean()) {
-                BatchOutcome outcome = runBatch(session, completer);
+                BatchOutcome outcome = runBatch(session, completer, carry);
+                carry = outcome.carry();
                 total += outcome.claimed();
                 if (outcome.claimed() < config.batchSize() || outcome.cutShort() || outcome.brokerUnavailable()) {
                     break; // a broker outage: the next batch would fail the same way (see holdsForBroker)
                 }
+            }
+            if (carry != null) {
+                carry.done(session.complete(config.completion(), carry.ids(), carry.token(), clock.instant()));
             }
             completer.flush();
         }
@@ -106,41 +132,97 @@ final class DrainLoop {
     }
 
     /**
+     * A batch that was published whole and whose completion rides on the next claim; {@link #done}
+     * reports it once its rows are marked (or deleted).
+     */
+    private final class Carry {
+        private final UUID token;
+        private final List<OutboxMessage> published;
+        private final long started;
+
+        Carry(UUID token, List<OutboxMessage> published, long started) {
+            this.token = token;
+            this.published = published;
+            this.started = started;
+        }
+
+        UUID token() {
+            return token;
+        }
+
+        List<UUID> ids() {
+            return DrainLoop.ids(published);
+        }
+
+        void done(int completed) {
+            warnIfNotAllCompleted(published.size(), completed);
+            long elapsed = nanoTime.getAsLong() - started;
+            counters.batch(published.size(), 0, elapsed);
+            listener.batchCompleted(published.size(), published.size(), 0, Duration.ofNanos(elapsed));
+        }
+    }
+
+    /**
      * The result of one batch; {@code cutShort} when rows were released instead of published,
-     * {@code brokerUnavailable} when none was published because the broker could not be reached.
+     * {@code brokerUnavailable} when none was published because the broker could not be reached,
+     * {@code carry} when its completion is left to the next claim (fused drains only).
      */
     record BatchOutcome(int claimed, int published, int failed, int released, boolean cutShort,
-                        boolean brokerUnavailable) {
-        static final BatchOutcome EMPTY = new BatchOutcome(0, 0, 0, 0, false, false);
+                        boolean brokerUnavailable, Carry carry) {
+        static final BatchOutcome EMPTY = new BatchOutcome(0, 0, 0, 0, false, false, null);
+
+        BatchOutcome(int claimed, int published, int failed, int released, boolean cutShort) {
+            this(claimed, published, failed, released, cutShort, false, null);
+        }
     }
 
     /** Claims, publishes and completes one batch on {@code session}, before returning. */
     BatchOutcome runBatch(OutboxStore.Session session) throws SQLException {
         try (Completer inline = new Completer(session)) {
-            BatchOutcome outcome = runBatch(session, inline);
+            BatchOutcome outcome = runBatch(session, inline, null);
             inline.flush();
             return outcome;
         }
     }
 
-    private BatchOutcome runBatch(OutboxStore.Session session, Completer completer) throws SQLException {
+    /** @param carry the previous batch, completed by this claim's statement; or null */
+    private BatchOutcome runBatch(OutboxStore.Session session, Completer completer, Carry carry) throws SQLException {
         long started = nanoTime.getAsLong();
         Instant now = clock.instant();
         UUID token = UUID.randomUUID();
         Instant lockedUntil = now.plus(config.lease());
-        List<OutboxMessage> claimed = session.claim(new OutboxStore.Claim(token, now, lockedUntil,
-                config.maxAttempts(), config.batchSize(), config.ordered()));
+        OutboxStore.Claim next = new OutboxStore.Claim(token, now, lockedUntil, config.maxAttempts(), config.batchSize(),
+                config.ordered());
+        List<OutboxMessage> claimed;
+        if (carry != null) {
+            OutboxStore.CompletedAndClaimed both = session.completeAndClaim(config.completion(), carry.ids(),
+                    carry.token(), next);
+            carry.done(both.completed());
+            claimed = both.claimed();
+        } else {
+            claimed = session.claim(next);
+        }
         if (claimed.isEmpty()) {
             return BatchOutcome.EMPTY;
         }
         BatchOrdering.Plan plan = BatchOrdering.plan(claimed, config.ordered());
+        long publishStarted = nanoTime.getAsLong();
         Round round = publish(plan.publish(), lockedUntil);
+        long publishNanos = nanoTime.getAsLong() - publishStarted;
 
         List<OutboxMessage> unpublished = new ArrayList<>(plan.holdBack().size() + round.unpublished().size());
         unpublished.addAll(plan.holdBack());
         unpublished.addAll(round.unpublished());
         for (OutboxMessage m : round.published()) {
             listener.published(m);
+        }
+        if (fused && (completer.inline() || publishNanos < FUSE_BELOW_NANOS) && unpublished.isEmpty() && round.failures().isEmpty()
+                && claimed.size() == config.batchSize() && mayClaim.getAsBoolean()) {
+            // A full batch, all published: the next claim completes it, in the same transaction.
+            outageStreak = 0;
+            brokerRetryAt = null;
+            return new BatchOutcome(claimed.size(), round.published().size(), 0, 0, false, false,
+                    new Carry(token, round.published(), started));
         }
         completer.submit(s -> {
             completePublished(s, token, round.published());
@@ -154,7 +236,7 @@ final class DrainLoop {
         boolean brokerUnavailable = round.published().isEmpty() && round.failures().values().stream()
                 .anyMatch(BrokerUnavailableException.class::isInstance);
         return new BatchOutcome(claimed.size(), round.published().size(), round.failures().size(), unpublished.size(),
-                !round.unpublished().isEmpty(), brokerUnavailable);
+                !round.unpublished().isEmpty(), brokerUnavailable, null);
     }
 
     /** The statements that complete one batch. */
@@ -175,6 +257,10 @@ final class DrainLoop {
 
         Completer(OutboxStore.Session inlineSession) {
             this.inlineSession = inlineSession;
+        }
+
+        boolean inline() {
+            return inlineSession != null;
         }
 
         void submit(Completion completion) throws SQLException {
@@ -357,9 +443,12 @@ final class DrainLoop {
             return;
         }
         List<UUID> ids = ids(published);
-        int completed = session.complete(config.completion(), ids, token, clock.instant());
-        if (completed < ids.size()) {
-            LOG.warning(() -> "relay " + config.name() + ": " + (ids.size() - completed) + " of " + ids.size()
+        warnIfNotAllCompleted(ids.size(), session.complete(config.completion(), ids, token, clock.instant()));
+    }
+
+    private void warnIfNotAllCompleted(int published, int completed) {
+        if (completed < published) {
+            LOG.warning(() -> "relay " + config.name() + ": " + (published - completed) + " of " + published
                     + " published rows were no longer leased to this relay (the lease of " + config.lease()
                     + " ran out while publishing); another relay may publish them again");
         }

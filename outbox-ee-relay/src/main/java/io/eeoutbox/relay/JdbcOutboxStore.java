@@ -1,13 +1,10 @@
 package io.eeoutbox.relay;
 
 import io.eeoutbox.OutboxMessage;
-import io.eeoutbox.jpa.generated.ClaimOutboxBatchOrderedParams;
-import io.eeoutbox.jpa.generated.ClaimOutboxBatchParams;
-import io.eeoutbox.jpa.generated.ClaimOutboxBatchRow;
+import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchParams;
+import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchRow;
 import io.eeoutbox.jpa.generated.DeferOutboxBatchParams;
-import io.eeoutbox.jpa.generated.DeleteOutboxBatchParams;
 import io.eeoutbox.jpa.generated.DeleteProcessedOutboxEventsParams;
-import io.eeoutbox.jpa.generated.MarkOutboxBatchProcessedParams;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.jpa.generated.OutboxStatsRow;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresParams;
@@ -26,20 +23,34 @@ import javax.sql.DataSource;
 
 /**
  * {@link OutboxStore} over a non-JTA {@link DataSource}, with the DAO generated from {@code sql/queries}.
- * Every statement runs with autocommit; only the cleanup batch is a (short) transaction of two statements.
+ *
+ * <p>Each of the relay's writes is its own short transaction that commits with the configured
+ * synchronous_commit ({@link RelayConfig#SYNCHRONOUS_COMMIT}), set for that transaction only, so the
+ * setting never outlives it and a pooled connection goes back to its pool unchanged. The hot ones
+ * (claim, complete, and both together) are one autocommit statement, {@code CompleteAndClaimOutboxBatch},
+ * which sets it itself: one round trip and one commit each. The others (record failures, defer,
+ * release, cleanup) run {@code SetRelaySynchronousCommit} first in an explicit transaction. The
+ * read-only and operator statements (stats, dead-letter retries) run with autocommit.
  */
 public final class JdbcOutboxStore implements OutboxStore {
 
     private final DataSource dataSource;
+    private final String synchronousCommit;
 
+    /** A store whose relay transactions commit with {@link RelayConfig#DEFAULT_SYNCHRONOUS_COMMIT}. */
     public JdbcOutboxStore(DataSource dataSource) {
+        this(dataSource, RelayConfig.DEFAULT_SYNCHRONOUS_COMMIT);
+    }
+
+    /** @param synchronousCommit synchronous_commit for the relay's own transactions (see {@link RelayConfig}) */
+    public JdbcOutboxStore(DataSource dataSource, String synchronousCommit) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.synchronousCommit = RelayConfig.synchronousCommit(synchronousCommit);
     }
 
     @Override
     public Session open() throws SQLException {
-        Connection connection = autocommit(dataSource.getConnection());
-        return new JdbcSession(connection);
+        return new JdbcSession(autocommit(dataSource.getConnection()), synchronousCommit);
     }
 
     @Override
@@ -74,6 +85,7 @@ public final class JdbcOutboxStore implements OutboxStore {
             c.setAutoCommit(false);
             try {
                 OutboxEventJdbc dao = new OutboxEventJdbc(c);
+                dao.setRelaySynchronousCommit(synchronousCommit);
                 OptionalInt result = OptionalInt.empty();
                 if (dao.tryOutboxMaintenanceLock(lockKey).orElse(Boolean.FALSE)) {
                     result = OptionalInt.of(dao.deleteProcessedOutboxEvents(
@@ -110,28 +122,42 @@ public final class JdbcOutboxStore implements OutboxStore {
         }
     }
 
+    @FunctionalInterface
+    private interface Work<T> {
+        T run() throws SQLException;
+    }
+
+    /** A connection with autocommit on; every operation is one transaction. */
     private static final class JdbcSession implements Session {
         private final Connection connection;
         private final OutboxEventJdbc dao;
+        private final String synchronousCommit;
 
-        JdbcSession(Connection connection) {
+        JdbcSession(Connection connection, String synchronousCommit) {
             this.connection = connection;
             this.dao = new OutboxEventJdbc(connection);
+            this.synchronousCommit = synchronousCommit;
+        }
+
+        /** Runs {@code work} in one explicit transaction that commits with the configured synchronous_commit. */
+        private <T> T transaction(Work<T> work) throws SQLException {
+            connection.setAutoCommit(false);
+            try {
+                dao.setRelaySynchronousCommit(synchronousCommit);
+                T result = work.run();
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(connection, e);
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
         }
 
         @Override
         public List<OutboxMessage> claim(Claim claim) throws SQLException {
-            List<ClaimOutboxBatchRow> rows = claim.ordered()
-                    ? dao.claimOutboxBatchOrdered(new ClaimOutboxBatchOrderedParams(claim.token(), claim.lockedUntil(),
-                            claim.maxAttempts(), claim.now(), claim.batchSize()))
-                    : dao.claimOutboxBatch(new ClaimOutboxBatchParams(claim.token(), claim.lockedUntil(),
-                            claim.maxAttempts(), claim.now(), claim.batchSize()));
-            List<OutboxMessage> messages = new ArrayList<>(rows.size());
-            for (ClaimOutboxBatchRow r : rows) {
-                messages.add(new OutboxMessage(r.id(), r.seq(), r.aggregateType(), r.aggregateId(), r.eventType(),
-                        r.payload(), r.createdAt(), r.attempts() + 1));
-            }
-            return messages;
+            return completeAndClaim(CompletionMode.MARK, List.of(), null, claim).claimed();
         }
 
         @Override
@@ -139,9 +165,25 @@ public final class JdbcOutboxStore implements OutboxStore {
             if (ids.isEmpty()) {
                 return 0;
             }
-            return (mode == CompletionMode.DELETE
-                    ? dao.deleteOutboxBatch(new DeleteOutboxBatchParams(ids, token))
-                    : dao.markOutboxBatchProcessed(new MarkOutboxBatchProcessedParams(now, ids, token))).orElse(0);
+            return completeAndClaim(mode, ids, token, new Claim(token, now, now, 1, 0, false)).completed();
+        }
+
+        @Override
+        public CompletedAndClaimed completeAndClaim(CompletionMode mode, List<UUID> ids, UUID doneToken, Claim next)
+                throws SQLException {
+            List<CompleteAndClaimOutboxBatchRow> rows = dao.completeAndClaimOutboxBatch(new CompleteAndClaimOutboxBatchParams(
+                    synchronousCommit, mode == CompletionMode.DELETE, next.now(), ids, doneToken, next.token(),
+                    next.lockedUntil(), next.maxAttempts(), next.batchSize(), next.ordered()));
+            int completed = 0;
+            List<OutboxMessage> messages = new ArrayList<>(rows.size());
+            for (CompleteAndClaimOutboxBatchRow r : rows) {
+                completed = r.completed();
+                if (r.id() != null) {
+                    messages.add(new OutboxMessage(r.id(), r.seq(), r.aggregateType(), r.aggregateId(), r.eventType(),
+                            r.payload(), r.createdAt(), r.attempts() + 1));
+                }
+            }
+            return new CompletedAndClaimed(completed, messages);
         }
 
         @Override
@@ -158,8 +200,8 @@ public final class JdbcOutboxStore implements OutboxStore {
                 retryAfters.add(f.retryAfter());
                 errors.add(f.error());
             }
-            List<RecordOutboxFailuresRow> rows = dao.recordOutboxFailures(
-                    new RecordOutboxFailuresParams(maxAttempts, now, ids, retryAfters, errors, token));
+            List<RecordOutboxFailuresRow> rows = transaction(() -> dao.recordOutboxFailures(
+                    new RecordOutboxFailuresParams(maxAttempts, now, ids, retryAfters, errors, token)));
             List<FailureOutcome> outcomes = new ArrayList<>(rows.size());
             for (RecordOutboxFailuresRow r : rows) {
                 outcomes.add(new FailureOutcome(r.id(), r.attempts(), r.deadAt()));
@@ -172,7 +214,8 @@ public final class JdbcOutboxStore implements OutboxStore {
             if (ids.isEmpty()) {
                 return 0;
             }
-            return dao.deferOutboxBatch(new DeferOutboxBatchParams(ids, retryAfter, error, token)).orElse(0);
+            return transaction(() -> dao.deferOutboxBatch(new DeferOutboxBatchParams(ids, retryAfter, error, token))
+                    .orElse(0));
         }
 
         @Override
@@ -180,7 +223,7 @@ public final class JdbcOutboxStore implements OutboxStore {
             if (ids.isEmpty()) {
                 return 0;
             }
-            return dao.releaseOutboxClaim(new ReleaseOutboxClaimParams(ids, token));
+            return transaction(() -> dao.releaseOutboxClaim(new ReleaseOutboxClaimParams(ids, token)));
         }
 
         @Override

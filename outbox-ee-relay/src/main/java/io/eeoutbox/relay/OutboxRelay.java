@@ -77,13 +77,14 @@ public final class OutboxRelay {
         if (b.store != null) {
             this.store = b.store;
         } else {
-            this.store = new JdbcOutboxStore(Objects.requireNonNull(b.dataSource, "dataSource (or store)"));
+            this.store = new JdbcOutboxStore(Objects.requireNonNull(b.dataSource, "dataSource (or store)"),
+                    config.synchronousCommit());
         }
         BackoffPolicy backoff = b.backoff != null ? b.backoff
                 : BackoffPolicy.exponential(config.backoffInitial(), config.backoffFactor(), config.backoffMax(),
                         config.backoffJitter(), () -> ThreadLocalRandom.current().nextDouble());
         this.drainLoop = new DrainLoop(store, publisher, listener, backoff, config, clock, counters,
-                () -> !stopping && !paused, () -> stopping, nanoTime, b.pipelined ? executor : null);
+                () -> !stopping && !paused, () -> stopping, nanoTime, b.pipelined ? executor : null, true);
         this.cleaner = new OutboxCleaner(store, clock, config.name(), config.cleanupBatchSize(), () -> !stopping);
         this.trigger = new CoalescingTrigger(executor, this::drainOnce);
         if (config.notifyEnabled()) {
@@ -419,9 +420,11 @@ public final class OutboxRelay {
         }
 
         /**
-         * Whether batch N is completed on a second connection while batch N+1 is claimed and
+         * Whether batch N may be completed on a second connection while batch N+1 is claimed and
          * published (default true). The completion runs on the executor; the relay then uses two
-         * connections while it drains.
+         * connections while it drains. Either way, a full batch that was published whole (with
+         * pipelining: in under 2 ms, so there is nothing to overlap) is completed by the next claim's
+         * own statement instead, one transaction and one commit per batch.
          */
         public Builder pipelined(boolean pipelined) {
             this.pipelined = pipelined;

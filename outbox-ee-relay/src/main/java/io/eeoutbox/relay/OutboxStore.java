@@ -9,8 +9,8 @@ import java.util.OptionalInt;
 import java.util.UUID;
 
 /**
- * The relay's storage operations, each one short statement on an autocommit connection (so no
- * database transaction is ever open while the relay talks to a broker). {@link JdbcOutboxStore}
+ * The relay's storage operations, each one short transaction of one statement (so no database
+ * transaction is ever open while the relay talks to a broker). {@link JdbcOutboxStore}
  * runs them with the generated DAO; unit tests use an in-memory fake.
  */
 public interface OutboxStore {
@@ -44,6 +44,17 @@ public interface OutboxStore {
         /** Marks or deletes the published rows still leased to {@code token}; returns how many. */
         int complete(CompletionMode mode, List<UUID> ids, UUID token, Instant now) throws SQLException;
 
+        /**
+         * Marks or deletes the published rows {@code ids} still leased to {@code doneToken} and claims the
+         * next batch, in one transaction: either both happen or neither. The default runs
+         * {@link #complete} and then {@link #claim} (two transactions).
+         */
+        default CompletedAndClaimed completeAndClaim(CompletionMode mode, List<UUID> ids, UUID doneToken, Claim next)
+                throws SQLException {
+            int completed = complete(mode, ids, doneToken, next.now());
+            return new CompletedAndClaimed(completed, claim(next));
+        }
+
         /** Records failed attempts of rows still leased to {@code token}, in one statement. */
         List<FailureOutcome> recordFailures(UUID token, Instant now, int maxAttempts, List<Failure> failures)
                 throws SQLException;
@@ -71,6 +82,10 @@ public interface OutboxStore {
             Objects.requireNonNull(now, "now");
             Objects.requireNonNull(lockedUntil, "lockedUntil");
         }
+    }
+
+    /** What {@link Session#completeAndClaim} did: how many rows it completed, and the rows it claimed. */
+    record CompletedAndClaimed(int completed, List<OutboxMessage> claimed) {
     }
 
     /** A failed publish: the row waits until {@code retryAfter}; {@code error} is at most 1000 characters. */

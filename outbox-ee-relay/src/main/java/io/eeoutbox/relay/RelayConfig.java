@@ -41,6 +41,12 @@ import java.util.regex.Pattern;
  *   <tr><td>{@value #RETENTION}</td><td>P7D</td><td>how long published rows are kept</td></tr>
  *   <tr><td>{@value #CLEANUP_INTERVAL}</td><td>PT1H</td><td>how often the cleanup runs</td></tr>
  *   <tr><td>{@value #CLEANUP_BATCH_SIZE}</td><td>1000</td><td>rows deleted per cleanup transaction</td></tr>
+ *   <tr><td>{@value #SYNCHRONOUS_COMMIT}</td><td>{@value #DEFAULT_SYNCHRONOUS_COMMIT}</td>
+ *       <td>PostgreSQL's synchronous_commit for the relay's own transactions (claim, complete, record failures,
+ *       defer, release, cleanup), set per transaction: on, off, local, remote_write or remote_apply. With off a
+ *       commit does not wait for its WAL flush; a database crash can lose the last such commits, which only makes
+ *       their rows claimable again or publishes them again (at-least-once; consumers dedupe by event id). Never
+ *       applies to the producers' inserts</td></tr>
  *   <tr><td>{@value #DATASOURCE}</td><td>{@value #DEFAULT_DATASOURCE}</td><td>JNDI name of a non-JTA DataSource</td></tr>
  *   <tr><td>{@value #EXECUTOR}</td><td>{@value #DEFAULT_EXECUTOR}</td><td>JNDI name of a ManagedScheduledExecutorService</td></tr>
  *   <tr><td>{@value #THREAD_FACTORY}</td><td>{@value #DEFAULT_THREAD_FACTORY}</td><td>JNDI name of a ManagedThreadFactory (LISTEN thread)</td></tr>
@@ -71,6 +77,7 @@ public final class RelayConfig {
     public static final String RETENTION = "outbox.relay.retention";
     public static final String CLEANUP_INTERVAL = "outbox.relay.cleanup.interval";
     public static final String CLEANUP_BATCH_SIZE = "outbox.relay.cleanup.batch-size";
+    public static final String SYNCHRONOUS_COMMIT = "outbox.relay.synchronous-commit";
     public static final String DATASOURCE = "outbox.relay.datasource";
     public static final String EXECUTOR = "outbox.relay.executor";
     public static final String THREAD_FACTORY = "outbox.relay.thread-factory";
@@ -83,6 +90,10 @@ public final class RelayConfig {
     public static final String DEFAULT_JMS_CONNECTION_FACTORY = "java:comp/DefaultJMSConnectionFactory";
     public static final String DEFAULT_JMS_DESTINATION = "java:app/jms/OutboxEvents";
     public static final String DEFAULT_CHANNEL = "outbox_event";
+    public static final String DEFAULT_SYNCHRONOUS_COMMIT = "off";
+    /** The values PostgreSQL accepts for synchronous_commit (its boolean spellings aside). */
+    public static final java.util.List<String> SYNCHRONOUS_COMMIT_VALUES =
+            java.util.List.of("on", "off", "local", "remote_write", "remote_apply");
 
     /** The fallback poll while the NOTIFY listener is connected, unless {@value #POLL_INTERVAL} is set. */
     public static final Duration DEFAULT_POLL_INTERVAL_LISTENING = Duration.ofSeconds(5);
@@ -115,6 +126,7 @@ public final class RelayConfig {
     private final Duration retention;
     private final Duration cleanupInterval;
     private final int cleanupBatchSize;
+    private final String synchronousCommit;
     private final String dataSource;
     private final String executor;
     private final String threadFactory;
@@ -142,6 +154,7 @@ public final class RelayConfig {
         this.retention = b.retention;
         this.cleanupInterval = b.cleanupInterval;
         this.cleanupBatchSize = b.cleanupBatchSize;
+        this.synchronousCommit = b.synchronousCommit;
         this.dataSource = b.dataSource;
         this.executor = b.executor;
         this.threadFactory = b.threadFactory;
@@ -187,6 +200,7 @@ public final class RelayConfig {
         r.duration(RETENTION, b::retention);
         r.duration(CLEANUP_INTERVAL, b::cleanupInterval);
         r.integer(CLEANUP_BATCH_SIZE).ifPresent(b::cleanupBatchSize);
+        r.string(SYNCHRONOUS_COMMIT).ifPresent(b::synchronousCommit);
         r.string(DATASOURCE).ifPresent(b::dataSource);
         r.string(EXECUTOR).ifPresent(b::executor);
         r.string(THREAD_FACTORY).ifPresent(b::threadFactory);
@@ -201,6 +215,20 @@ public final class RelayConfig {
             case "delete" -> CompletionMode.DELETE;
             default -> throw invalid(COMPLETION, value, "mark or delete");
         };
+    }
+
+    /**
+     * Checks a synchronous_commit value for {@value #SYNCHRONOUS_COMMIT}.
+     *
+     * @return the value in lower case, as PostgreSQL names it
+     * @throws IllegalArgumentException naming the key and the allowed values
+     */
+    public static String synchronousCommit(String value) {
+        String v = value == null ? null : value.trim().toLowerCase(Locale.ROOT);
+        if (v == null || !SYNCHRONOUS_COMMIT_VALUES.contains(v)) {
+            throw invalid(SYNCHRONOUS_COMMIT, value, String.join(", ", SYNCHRONOUS_COMMIT_VALUES));
+        }
+        return v;
     }
 
     static IllegalArgumentException invalid(String key, Object value, String allowed) {
@@ -310,6 +338,11 @@ public final class RelayConfig {
         return cleanupBatchSize;
     }
 
+    /** PostgreSQL's synchronous_commit for the relay's own transactions. */
+    public String synchronousCommit() {
+        return synchronousCommit;
+    }
+
     public String dataSource() {
         return dataSource;
     }
@@ -353,6 +386,7 @@ public final class RelayConfig {
         b.retention = retention;
         b.cleanupInterval = cleanupInterval;
         b.cleanupBatchSize = cleanupBatchSize;
+        b.synchronousCommit = synchronousCommit;
         b.dataSource = dataSource;
         b.executor = executor;
         b.threadFactory = threadFactory;
@@ -372,7 +406,8 @@ public final class RelayConfig {
                 + (notifyUser == null ? "" : ", notifyUser=" + notifyUser)
                 + (notifyPassword == null ? "" : ", notifyPassword=****")
                 + ", completion=" + completion + ", retention=" + retention + ", cleanupInterval=" + cleanupInterval
-                + ", cleanupBatchSize=" + cleanupBatchSize + ", dataSource=" + dataSource + ", executor=" + executor
+                + ", cleanupBatchSize=" + cleanupBatchSize + ", synchronousCommit=" + synchronousCommit
+                + ", dataSource=" + dataSource + ", executor=" + executor
                 + ", threadFactory=" + threadFactory + ", jmsConnectionFactory=" + jmsConnectionFactory
                 + ", jmsDestination=" + jmsDestination + "]";
     }
@@ -399,6 +434,7 @@ public final class RelayConfig {
         private Duration retention = Duration.ofDays(7);
         private Duration cleanupInterval = Duration.ofHours(1);
         private int cleanupBatchSize = 1000;
+        private String synchronousCommit = DEFAULT_SYNCHRONOUS_COMMIT;
         private String dataSource = DEFAULT_DATASOURCE;
         private String executor = DEFAULT_EXECUTOR;
         private String threadFactory = DEFAULT_THREAD_FACTORY;
@@ -522,6 +558,12 @@ public final class RelayConfig {
 
         public Builder cleanupBatchSize(int value) {
             this.cleanupBatchSize = range(CLEANUP_BATCH_SIZE, value, 1, 100_000);
+            return this;
+        }
+
+        /** synchronous_commit for the relay's own transactions: on, off, local, remote_write or remote_apply. */
+        public Builder synchronousCommit(String value) {
+            this.synchronousCommit = RelayConfig.synchronousCommit(value);
             return this;
         }
 

@@ -1,10 +1,12 @@
 package io.eeoutbox.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.spi.BackoffPolicy;
 import io.eeoutbox.spi.RelayListener;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -70,6 +72,61 @@ class DrainLoopTest {
         assertThat(store.count(r -> r.processedAt != null)).isEqualTo(25);
         assertThat(publisher.published).allSatisfy(m -> assertThat(m.attempt()).isEqualTo(1));
         assertThat(counters.snapshot().published()).isEqualTo(25);
+    }
+
+    private DrainLoop fusedLoop(RelayConfig config) {
+        return new DrainLoop(store, publisher, listener, BACKOFF, config, clock, counters,
+                () -> !stopping.get(), stopping::get, () -> clock.instant().toEpochMilli() * 1_000_000L, null, true);
+    }
+
+    @Test
+    void fusedEachFullBatchIsCompletedByTheNextClaimAndTheLastOneByItself() throws Exception {
+        for (int i = 0; i < 25; i++) {
+            store.insert("order", "o" + (i % 4), "order.created");
+        }
+        int claimed = fusedLoop(config(10)).drain();
+
+        assertThat(claimed).isEqualTo(25);
+        assertThat(publisher.published).extracting(OutboxMessage::seq)
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 25).boxed().toList());
+        assertThat(store.calls).containsExactly("open", "claim", "complete+claim:MARK:10", "complete+claim:MARK:10",
+                "complete:MARK:5", "close");
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(25);
+        assertThat(store.count(r -> r.claimToken != null)).isZero();
+        assertThat(events).containsExactly("batch 10/10/0", "batch 10/10/0", "batch 5/5/0");
+        assertThat(counters.snapshot().published()).isEqualTo(25);
+    }
+
+    @Test
+    void fusedABatchWithFailuresIsCompletedAtOnceAsBefore() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            store.insert("order", "o" + i, i == 3 ? "order.poison" : "order.created");
+        }
+        publisher.failing(m -> m.eventType().equals("order.poison"));
+        fusedLoop(config(10)).drain();
+
+        // The first batch had a failure: completed at once. The second was full and published whole: the
+        // next claim completes it (and finds nothing due).
+        assertThat(store.calls).containsExactly("open", "claim", "complete:MARK:9", "fail:1", "claim",
+                "complete+claim:MARK:10", "close");
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(19);
+        assertThat(store.count(r -> r.attempts == 1)).isEqualTo(1);
+    }
+
+    @Test
+    void fusedWhenTheCombinedStepFailsTheBatchStaysLeasedAndIsNotReportedDone() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        DrainLoop loop = fusedLoop(config(10));
+        // open and the first claim succeed; the combined step after the first publish fails.
+        publisher.beforeBatch(b -> store.failNextStatements.set(1));
+        assertThatThrownBy(loop::drain).isInstanceOf(SQLException.class);
+
+        assertThat(store.calls).containsExactly("open", "claim", "complete+claim:MARK:10", "close");
+        assertThat(store.count(r -> r.processedAt != null)).isZero();
+        assertThat(store.count(r -> r.claimToken != null)).isEqualTo(10); // leased until the lease runs out
+        assertThat(events).isEmpty();
     }
 
     @Test

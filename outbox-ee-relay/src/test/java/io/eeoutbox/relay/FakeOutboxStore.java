@@ -81,6 +81,12 @@ final class FakeOutboxStore implements OutboxStore {
             }
 
             @Override
+            public CompletedAndClaimed completeAndClaim(CompletionMode mode, List<UUID> ids, UUID doneToken, Claim next)
+                    throws SQLException {
+                return FakeOutboxStore.this.completeAndClaim(mode, ids, doneToken, next);
+            }
+
+            @Override
             public List<FailureOutcome> recordFailures(UUID token, Instant now, int maxAttempts, List<Failure> failures)
                     throws SQLException {
                 return FakeOutboxStore.this.recordFailures(token, now, maxAttempts, failures);
@@ -103,8 +109,20 @@ final class FakeOutboxStore implements OutboxStore {
         };
     }
 
+    /** Both in one step, as one statement: a failure leaves neither done. */
+    synchronized CompletedAndClaimed completeAndClaim(CompletionMode mode, List<UUID> ids, UUID doneToken, Claim next)
+            throws SQLException {
+        maybeFail("complete+claim:" + mode + ":" + ids.size());
+        int completed = completeRows(mode, ids, doneToken, next.now());
+        return new CompletedAndClaimed(completed, claimRows(next));
+    }
+
     synchronized List<OutboxMessage> claim(Claim c) throws SQLException {
         maybeFail("claim");
+        return claimRows(c);
+    }
+
+    private List<OutboxMessage> claimRows(Claim c) {
         List<Row> due = new ArrayList<>();
         for (Row r : rows.values()) {
             if (!r.pending() || r.deadAt != null || r.attempts >= c.maxAttempts()) {
@@ -154,6 +172,10 @@ final class FakeOutboxStore implements OutboxStore {
 
     synchronized int complete(CompletionMode mode, List<UUID> ids, UUID token, Instant now) throws SQLException {
         maybeFail("complete:" + mode + ":" + ids.size());
+        return completeRows(mode, ids, token, now);
+    }
+
+    private int completeRows(CompletionMode mode, List<UUID> ids, UUID token, Instant now) {
         int n = 0;
         for (UUID id : ids) {
             Row r = rows.get(id);

@@ -32,6 +32,7 @@ class RelayConfigTest {
         assertThat(c.retention()).isEqualTo(Duration.ofDays(7));
         assertThat(c.cleanupInterval()).isEqualTo(Duration.ofHours(1));
         assertThat(c.cleanupBatchSize()).isEqualTo(1000);
+        assertThat(c.synchronousCommit()).isEqualTo("off");
         assertThat(c.dataSource()).isEqualTo("java:app/jdbc/OutboxRelay");
         assertThat(c.executor()).isEqualTo("java:comp/DefaultManagedScheduledExecutorService");
         assertThat(c.jmsConnectionFactory()).isEqualTo("java:comp/DefaultJMSConnectionFactory");
@@ -62,6 +63,7 @@ class RelayConfigTest {
                 Map.entry("outbox.relay.retention", "P1D"),
                 Map.entry("outbox.relay.cleanup.interval", "PT10M"),
                 Map.entry("outbox.relay.cleanup.batch-size", "50"),
+                Map.entry("outbox.relay.synchronous-commit", "Remote_Write"),
                 Map.entry("outbox.relay.datasource", "java:jboss/datasources/Relay"),
                 Map.entry("outbox.relay.executor", "java:app/Exec"),
                 Map.entry("outbox.relay.thread-factory", "java:app/Threads"),
@@ -88,6 +90,7 @@ class RelayConfigTest {
         assertThat(c.retention()).isEqualTo(Duration.ofDays(1));
         assertThat(c.cleanupInterval()).isEqualTo(Duration.ofMinutes(10));
         assertThat(c.cleanupBatchSize()).isEqualTo(50);
+        assertThat(c.synchronousCommit()).isEqualTo("remote_write");
         assertThat(c.dataSource()).isEqualTo("java:jboss/datasources/Relay");
         assertThat(c.executor()).isEqualTo("java:app/Exec");
         assertThat(c.threadFactory()).isEqualTo("java:app/Threads");
@@ -116,6 +119,8 @@ class RelayConfigTest {
         "outbox.relay.completion|archive|mark or delete",
         "outbox.relay.retention|-P1D|an ISO-8601 duration from PT0S",
         "outbox.relay.cleanup.batch-size|0|a whole number from 1 to 100000",
+        "outbox.relay.synchronous-commit|remote|on, off, local, remote_write, remote_apply",
+        "outbox.relay.synchronous-commit|async|on, off, local, remote_write, remote_apply",
     })
     void anInvalidValueNamesKeyValueAndWhatIsAllowed(String key, String value, String allowed) {
         assertThatThrownBy(() -> RelayConfig.load(ConfigLookups.of(Map.of(key, value))))

@@ -215,7 +215,8 @@ public final class TestDatabase {
                 "V2__outbox_dead_letters.sql",
                 "V3__outbox_relay_functions.sql",
                 "V4__processed_events.sql",
-                "V5__outbox_notify_trigger.sql"));
+                "V5__outbox_notify_trigger.sql",
+                "V6__outbox_complete_and_claim.sql"));
         return files;
     }
 
