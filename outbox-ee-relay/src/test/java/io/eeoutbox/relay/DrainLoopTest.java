@@ -372,16 +372,7 @@ class DrainLoopTest {
             store.insert("order", "o" + i, "order.created");
         }
         AtomicBoolean brokerUp = new AtomicBoolean(false);
-        io.eeoutbox.spi.Publisher outage = new io.eeoutbox.spi.Publisher() {
-            @Override
-            public void publish(OutboxMessage message) throws Exception {
-                if (!brokerUp.get()) {
-                    throw new io.eeoutbox.spi.BrokerUnavailableException("connection refused",
-                            new java.net.ConnectException("connection refused"));
-                }
-                publisher.publish(message);
-            }
-        };
+        io.eeoutbox.spi.Publisher outage = outagePublisher(brokerUp, new ArrayList<>());
         DrainLoop loop = new DrainLoop(store, outage, listener, BACKOFF, config(10), clock, counters,
                 () -> !stopping.get(), stopping::get, () -> clock.instant().toEpochMilli() * 1_000_000L, null);
 
@@ -414,22 +405,7 @@ class DrainLoopTest {
         }
         AtomicBoolean brokerUp = new AtomicBoolean(false);
         List<Integer> batchesTried = Collections.synchronizedList(new ArrayList<>());
-        io.eeoutbox.spi.Publisher outage = new io.eeoutbox.spi.Publisher() {
-            @Override
-            public io.eeoutbox.spi.PublishResult publishAll(List<OutboxMessage> batch) {
-                batchesTried.add(batch.size());
-                return io.eeoutbox.spi.Publisher.super.publishAll(batch);
-            }
-
-            @Override
-            public void publish(OutboxMessage message) throws Exception {
-                if (!brokerUp.get()) {
-                    throw new io.eeoutbox.spi.BrokerUnavailableException("connection refused",
-                            new java.net.ConnectException("connection refused"));
-                }
-                publisher.publish(message);
-            }
-        };
+        io.eeoutbox.spi.Publisher outage = outagePublisher(brokerUp, batchesTried);
         DrainLoop loop = new DrainLoop(store, outage, listener, BACKOFF, config(10), clock, counters,
                 () -> !stopping.get(), stopping::get, () -> clock.instant().toEpochMilli() * 1_000_000L, null);
 
@@ -446,5 +422,28 @@ class DrainLoopTest {
         assertThat(loop.drain()).isEqualTo(50);
         assertThat(loop.holdsForBroker(clock.instant())).as("a successful publish ends the outage").isFalse();
         assertThat(store.count(r -> r.processedAt != null)).isEqualTo(50);
+    }
+
+    /**
+     * A publisher behind a broker that is down until {@code brokerUp}: every message fails as "broker
+     * unavailable"; each batch's size is added to {@code batchesTried}. Once up, it records into {@link #publisher}.
+     */
+    private io.eeoutbox.spi.Publisher outagePublisher(AtomicBoolean brokerUp, List<Integer> batchesTried) {
+        return new io.eeoutbox.spi.Publisher() {
+            @Override
+            public io.eeoutbox.spi.PublishResult publishAll(List<OutboxMessage> batch) {
+                batchesTried.add(batch.size());
+                return io.eeoutbox.spi.Publisher.super.publishAll(batch);
+            }
+
+            @Override
+            public void publish(OutboxMessage message) throws Exception {
+                if (!brokerUp.get()) {
+                    throw new io.eeoutbox.spi.BrokerUnavailableException("connection refused",
+                            new java.net.ConnectException("connection refused"));
+                }
+                publisher.publish(message);
+            }
+        };
     }
 }
