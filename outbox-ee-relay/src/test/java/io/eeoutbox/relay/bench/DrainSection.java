@@ -125,7 +125,10 @@ final class DrainSection {
         record Extra(String label, int batch, CompletionMode mode, String serverOptions, boolean pipelined) {
         }
         // Diagnostics only in full runs: a smoke run checks that drains work, not why they are fast or slow.
-        List<Extra> extras = s.size().equals("smoke") ? List.of() : List.of(
+        // -Dbench.diagnostics=false leaves them out of a full run too (they take a third of section 2).
+        boolean diagnostics = !s.size().equals("smoke")
+                && Boolean.parseBoolean(System.getProperty("bench.diagnostics", "true"));
+        List<Extra> extras = !diagnostics ? List.of() : List.of(
                 new Extra("batch-size 100, pipelined(false) (diagnostic)", 100, CompletionMode.MARK, null, false),
                 new Extra("batch-size 500", 500, CompletionMode.MARK, null, true),
                 new Extra("batch-size 500, completion=delete", 500, CompletionMode.DELETE, null, true),
