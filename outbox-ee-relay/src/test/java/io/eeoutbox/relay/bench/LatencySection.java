@@ -43,8 +43,13 @@ final class LatencySection {
 
     static void run(BenchContext ctx) throws Exception {
         BenchSettings s = ctx.settings;
-        double rate = Double.isNaN(ctx.producerLimit) ? FALLBACK_RATE : ctx.producerLimit / 2;
-        String rateBasis = Double.isNaN(ctx.producerLimit) ? "a fixed " + FALLBACK_RATE + " tx/s (section 1 skipped)"
+        String givenRate = System.getProperty("bench.latency.rate", "").trim();
+        double rate = !givenRate.isEmpty() ? Double.parseDouble(givenRate)
+                : Double.isNaN(ctx.producerLimit) ? FALLBACK_RATE : ctx.producerLimit / 2;
+        // -Dbench.latency.rate=N: a load of one's choosing, e.g. half the producer limit with the NOTIFY
+        // trigger on (section 4), which is lower than without it.
+        String rateBasis = !givenRate.isEmpty() ? "a given " + givenRate + " tx/s (-Dbench.latency.rate)"
+                : Double.isNaN(ctx.producerLimit) ? "a fixed " + FALLBACK_RATE + " tx/s (section 1 skipped)"
                 : String.format(Locale.ROOT, "half the producer limit of %.0f tx/s (%s)", ctx.producerLimit, ctx.producerLimitBasis);
         PersistentBroker broker = ctx.broker();
         for (Wakeup w : Wakeup.values()) {
