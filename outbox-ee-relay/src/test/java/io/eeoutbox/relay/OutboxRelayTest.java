@@ -250,33 +250,28 @@ class OutboxRelayTest {
                     }
                 }).build();
         relay.start();
-        awaitTrue(() -> store.count(r -> r.retryAfter != null) == 5); // the first batch was deferred
+        RelayIt.await(Duration.ofSeconds(5), "the first batch deferred", () -> store.count(r -> r.retryAfter != null) == 5);
 
         // The clock stands still: the deferral's retry time (1 s on, give or take the 20% jitter) has not come.
+        // Two wake-ups, one after the other: the second loop starts only once the first has ended
+        // (drains never overlap), so whatever the first would have claimed is claimed by then.
         int loopsBefore = loops.size();
         relay.wakeUp();
-        awaitTrue(() -> loops.size() > loopsBefore);
-        Thread.sleep(200); // a claim would follow the loop's start at once
+        RelayIt.await(Duration.ofSeconds(5), "the first loop", () -> loops.size() > loopsBefore);
+        relay.wakeUp();
+        RelayIt.await(Duration.ofSeconds(5), "the second loop", () -> loops.size() > loopsBefore + 1);
         assertThat(batchesTried.get()).as("a wake-up during the outage claims nothing").isEqualTo(1);
 
         // The broker is back, and a new event comes: the operator's "try now" ignores the wait.
         store.insert("order", "o5", "order.created");
         brokerUp.set(true);
         relay.runNow();
-        awaitTrue(() -> published.getCount() == 5); // o5 only
+        RelayIt.await(Duration.ofSeconds(5), "o5 published", () -> published.getCount() == 5);
         assertThat(batchesTried.get()).isEqualTo(2);
 
         // The deferred rows are due at their retry time, and the next wake-up publishes them.
         clock.set(clock.instant().plusSeconds(2));
         relay.wakeUp();
         assertThat(published.await(5, TimeUnit.SECONDS)).isTrue();
-    }
-
-    private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waited 5 s").isLessThan(end);
-            Thread.sleep(10);
-        }
     }
 }

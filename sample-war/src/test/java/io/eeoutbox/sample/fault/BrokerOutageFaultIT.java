@@ -73,7 +73,8 @@ class BrokerOutageFaultIT {
 
         LoadClients load = new LoadClients(server::baseUri, 3, Integer.MAX_VALUE, "s2")
                 .pauseBetween(Duration.ofMillis(30)).start();
-        Thread.sleep(5000);
+        // Traffic flowing before the fault: orders acknowledged, not a fixed time.
+        OutboxDb.await(Duration.ofSeconds(60), "orders acknowledged before the outage", load::acknowledged, n -> n >= 100);
         v.check(load.acknowledged() > 0, "no order acknowledged before the outage: " + load.answers());
 
         Duration outage = session.size().brokerOutage;

@@ -64,7 +64,8 @@ class DatabaseRestartFaultIT {
 
         LoadClients load = new LoadClients(server::baseUri, 4, Integer.MAX_VALUE, "s3")
                 .pauseBetween(Duration.ofMillis(20)).start();
-        Thread.sleep(5000);
+        // Traffic flowing before the fault: orders acknowledged, not a fixed time.
+        OutboxDb.await(Duration.ofSeconds(60), "orders acknowledged before the outage", load::acknowledged, n -> n >= 100);
 
         Duration outage = session.size().databaseOutage;
         session.postgres().stop();
