@@ -28,10 +28,11 @@ FOR UPDATE SKIP LOCKED;
 -- name: ClaimOutboxBatch :many
 -- Claims up to batch_size due rows, oldest first, leased to claim_token until locked_until, in
 -- one short statement (outbox_claim_batch in V3__outbox_relay_functions.sql: SKIP LOCKED, plan
--- pinned to the partial index). RETURNING order is unspecified: callers sort by seq.
+-- pinned to the partial index), stopping early once the rows hold max_bytes of payload (V7; the
+-- first row always goes). RETURNING order is unspecified: callers sort by seq.
 SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at
 FROM outbox_claim_batch(@claim_token::uuid, @locked_until::timestamptz, @max_attempts::int,
-                        @now::timestamptz, @batch_size::int);
+                        @now::timestamptz, @batch_size::int, @max_bytes::int);
 
 -- name: ClaimOutboxBatchOrdered :many
 -- Ordered mode: like ClaimOutboxBatch, but only the earliest pending event of each aggregate is
@@ -39,7 +40,7 @@ FROM outbox_claim_batch(@claim_token::uuid, @locked_until::timestamptz, @max_att
 -- failing event holds back only its own aggregate (outbox_claim_batch_ordered).
 SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at
 FROM outbox_claim_batch_ordered(@claim_token::uuid, @locked_until::timestamptz, @max_attempts::int,
-                                @now::timestamptz, @batch_size::int);
+                                @now::timestamptz, @batch_size::int, @max_bytes::int);
 
 -- name: MarkOutboxProcessed :exec
 -- The reference article's one-row completion (baseline only; the relay completes whole batches).
@@ -59,16 +60,18 @@ SELECT outbox_delete_published(@ids::uuid[], @claim_token::uuid)::int AS deleted
 -- name: CompleteAndClaimOutboxBatch :many
 -- The relay's drain in one statement, one round trip and one commit per batch: completes the
 -- previous published batch (marks it, or deletes it when delete is true) and claims the next one,
--- in a transaction that commits with synchronous_commit (outbox_complete_and_claim in V6). Empty
--- done_ids: claim only; batch_size 0: complete only. Each claimed row carries `completed`, the
--- number of rows completed; when nothing was claimed, one row with a NULL id (and NULL columns,
--- read as 0 where the Java type is primitive) carries it.
+-- in a transaction that commits with synchronous_commit (outbox_complete_and_claim in V6, with the
+-- byte budget of V7: the claim stops at batch_size rows or once they hold max_bytes of payload).
+-- Empty done_ids: claim only; batch_size 0: complete only. Each claimed row carries `completed`,
+-- the number of rows completed, and `payload_bytes`, its stored payload size; when nothing was
+-- claimed, one row with a NULL id (and NULL columns, read as 0 where the Java type is primitive)
+-- carries `completed`.
 SELECT completed::int AS completed, id, seq, aggregate_type, aggregate_id, event_type, payload, attempts,
-       created_at
+       created_at, payload_bytes::int AS payload_bytes
 FROM outbox_complete_and_claim(@synchronous_commit::varchar, @delete::boolean, @now::timestamptz,
                                @done_ids::uuid[], sqlc.narg(done_token)::uuid, @claim_token::uuid,
                                @locked_until::timestamptz, @max_attempts::int, @batch_size::int,
-                               @ordered::boolean);
+                               @ordered::boolean, @max_bytes::int);
 
 -- name: IncrementOutboxAttempts :exec
 -- The reference article's one-row failure count (baseline only).

@@ -109,7 +109,7 @@ final class DrainLoop {
                 BatchOutcome outcome = runBatch(session, completer, carry);
                 carry = outcome.carry();
                 total += outcome.claimed();
-                if (outcome.claimed() < config.batchSize() || outcome.cutShort() || outcome.brokerUnavailable()) {
+                if (!outcome.full() || outcome.cutShort() || outcome.brokerUnavailable()) {
                     break; // a broker outage: the next batch would fail the same way (see holdsForBroker)
                 }
             }
@@ -163,17 +163,14 @@ final class DrainLoop {
     }
 
     /**
-     * The result of one batch; {@code cutShort} when rows were released instead of published,
+     * The result of one batch; {@code full} when its claim stopped at the row or byte limit (more rows
+     * may be due), {@code cutShort} when rows were released instead of published,
      * {@code brokerUnavailable} when none was published because the broker could not be reached,
      * {@code carry} when its completion is left to the next claim (fused drains only).
      */
-    record BatchOutcome(int claimed, int published, int failed, int released, boolean cutShort,
+    record BatchOutcome(int claimed, boolean full, int published, int failed, int released, boolean cutShort,
                         boolean brokerUnavailable, Carry carry) {
-        static final BatchOutcome EMPTY = new BatchOutcome(0, 0, 0, 0, false, false, null);
-
-        BatchOutcome(int claimed, int published, int failed, int released, boolean cutShort) {
-            this(claimed, published, failed, released, cutShort, false, null);
-        }
+        static final BatchOutcome EMPTY = new BatchOutcome(0, false, 0, 0, 0, false, false, null);
     }
 
     /** Claims, publishes and completes one batch on {@code session}, before returning. */
@@ -192,15 +189,19 @@ final class DrainLoop {
         UUID token = UUID.randomUUID();
         Instant lockedUntil = now.plus(config.lease());
         OutboxStore.Claim next = new OutboxStore.Claim(token, now, lockedUntil, config.maxAttempts(), config.batchSize(),
-                config.ordered());
+                config.batchMaxBytes(), config.ordered());
         List<OutboxMessage> claimed;
+        boolean full;
         if (carry != null) {
             OutboxStore.CompletedAndClaimed both = session.completeAndClaim(config.completion(), carry.ids(),
                     carry.token(), next);
             carry.done(both.completed());
             claimed = both.claimed();
+            full = both.full();
         } else {
-            claimed = session.claim(next);
+            OutboxStore.Claimed one = session.claim(next);
+            claimed = one.messages();
+            full = one.full();
         }
         if (claimed.isEmpty()) {
             return BatchOutcome.EMPTY;
@@ -217,11 +218,11 @@ final class DrainLoop {
             listener.published(m);
         }
         if (fused && (completer.inline() || publishNanos < FUSE_BELOW_NANOS) && unpublished.isEmpty() && round.failures().isEmpty()
-                && claimed.size() == config.batchSize() && mayClaim.getAsBoolean()) {
+                && full && mayClaim.getAsBoolean()) {
             // A full batch, all published: the next claim completes it, in the same transaction.
             outageStreak = 0;
             brokerRetryAt = null;
-            return new BatchOutcome(claimed.size(), round.published().size(), 0, 0, false, false,
+            return new BatchOutcome(claimed.size(), true, round.published().size(), 0, 0, false, false,
                     new Carry(token, round.published(), started));
         }
         completer.submit(s -> {
@@ -235,8 +236,8 @@ final class DrainLoop {
         });
         boolean brokerUnavailable = round.published().isEmpty() && round.failures().values().stream()
                 .anyMatch(BrokerUnavailableException.class::isInstance);
-        return new BatchOutcome(claimed.size(), round.published().size(), round.failures().size(), unpublished.size(),
-                !round.unpublished().isEmpty(), brokerUnavailable, null);
+        return new BatchOutcome(claimed.size(), full, round.published().size(), round.failures().size(),
+                unpublished.size(), !round.unpublished().isEmpty(), brokerUnavailable, null);
     }
 
     /** The statements that complete one batch. */

@@ -156,8 +156,9 @@ public final class JdbcOutboxStore implements OutboxStore {
         }
 
         @Override
-        public List<OutboxMessage> claim(Claim claim) throws SQLException {
-            return completeAndClaim(CompletionMode.MARK, List.of(), null, claim).claimed();
+        public Claimed claim(Claim claim) throws SQLException {
+            CompletedAndClaimed c = completeAndClaim(CompletionMode.MARK, List.of(), null, claim);
+            return new Claimed(c.claimed(), c.full());
         }
 
         @Override
@@ -165,7 +166,7 @@ public final class JdbcOutboxStore implements OutboxStore {
             if (ids.isEmpty()) {
                 return 0;
             }
-            return completeAndClaim(mode, ids, token, new Claim(token, now, now, 1, 0, false)).completed();
+            return completeAndClaim(mode, ids, token, new Claim(token, now, now, 1, 0, 1, false)).completed();
         }
 
         @Override
@@ -173,17 +174,19 @@ public final class JdbcOutboxStore implements OutboxStore {
                 throws SQLException {
             List<CompleteAndClaimOutboxBatchRow> rows = dao.completeAndClaimOutboxBatch(new CompleteAndClaimOutboxBatchParams(
                     synchronousCommit, mode == CompletionMode.DELETE, next.now(), ids, doneToken, next.token(),
-                    next.lockedUntil(), next.maxAttempts(), next.batchSize(), next.ordered()));
+                    next.lockedUntil(), next.maxAttempts(), next.batchSize(), next.ordered(), next.maxBytes()));
             int completed = 0;
+            long payloadBytes = 0;
             List<OutboxMessage> messages = new ArrayList<>(rows.size());
             for (CompleteAndClaimOutboxBatchRow r : rows) {
                 completed = r.completed();
                 if (r.id() != null) {
+                    payloadBytes += r.payloadBytes();
                     messages.add(new OutboxMessage(r.id(), r.seq(), r.aggregateType(), r.aggregateId(), r.eventType(),
                             r.payload(), r.createdAt(), r.attempts() + 1));
                 }
             }
-            return new CompletedAndClaimed(completed, messages);
+            return new CompletedAndClaimed(completed, messages, Claimed.full(next, messages.size(), payloadBytes));
         }
 
         @Override

@@ -39,7 +39,7 @@ public interface OutboxStore {
     interface Session extends AutoCloseable {
 
         /** Claims due rows for {@code claim.token()} (in any order: the caller sorts by seq). */
-        List<OutboxMessage> claim(Claim claim) throws SQLException;
+        Claimed claim(Claim claim) throws SQLException;
 
         /** Marks or deletes the published rows still leased to {@code token}; returns how many. */
         int complete(CompletionMode mode, List<UUID> ids, UUID token, Instant now) throws SQLException;
@@ -52,7 +52,8 @@ public interface OutboxStore {
         default CompletedAndClaimed completeAndClaim(CompletionMode mode, List<UUID> ids, UUID doneToken, Claim next)
                 throws SQLException {
             int completed = complete(mode, ids, doneToken, next.now());
-            return new CompletedAndClaimed(completed, claim(next));
+            Claimed claimed = claim(next);
+            return new CompletedAndClaimed(completed, claimed.messages(), claimed.full());
         }
 
         /** Records failed attempts of rows still leased to {@code token}, in one statement. */
@@ -75,8 +76,12 @@ public interface OutboxStore {
         void close() throws SQLException;
     }
 
-    /** One claim: lease up to {@code batchSize} due rows to {@code token} until {@code lockedUntil}. */
-    record Claim(UUID token, Instant now, Instant lockedUntil, int maxAttempts, int batchSize, boolean ordered) {
+    /**
+     * One claim: lease up to {@code batchSize} due rows to {@code token} until {@code lockedUntil}, stopping
+     * early once the rows hold {@code maxBytes} of payload (the first row always goes).
+     */
+    record Claim(UUID token, Instant now, Instant lockedUntil, int maxAttempts, int batchSize, int maxBytes,
+                 boolean ordered) {
         public Claim {
             Objects.requireNonNull(token, "token");
             Objects.requireNonNull(now, "now");
@@ -84,8 +89,22 @@ public interface OutboxStore {
         }
     }
 
-    /** What {@link Session#completeAndClaim} did: how many rows it completed, and the rows it claimed. */
-    record CompletedAndClaimed(int completed, List<OutboxMessage> claimed) {
+    /**
+     * What a claim took; {@code full} when it stopped at a limit (rows or bytes), so more rows may be due
+     * at once.
+     */
+    record Claimed(List<OutboxMessage> messages, boolean full) {
+        /** Full when the claim took its whole row limit, or its rows' {@code payloadBytes} reached {@code maxBytes}. */
+        static boolean full(Claim claim, int rows, long payloadBytes) {
+            return rows >= claim.batchSize() || (rows > 0 && payloadBytes >= claim.maxBytes());
+        }
+    }
+
+    /**
+     * What {@link Session#completeAndClaim} did: how many rows it completed, the rows it claimed and whether
+     * that claim was full (see {@link Claimed}).
+     */
+    record CompletedAndClaimed(int completed, List<OutboxMessage> claimed, boolean full) {
     }
 
     /** A failed publish: the row waits until {@code retryAfter}; {@code error} is at most 1000 characters. */

@@ -36,9 +36,21 @@ class ClaimPlanIT {
                 String filled = plan(claim);
                 System.out.println("[ClaimPlanIT] plans of one claim over 20,000 rows without ANALYZE:\n" + filled);
                 assertThat(filled).contains("idx_outbox_unprocessed").doesNotContain("Seq Scan on outbox_events")
-                        .doesNotContain("Sort");
+                        .doesNotContain("Sort Key: c.seq");
+                // The one sort allowed: the byte budget's running sum (V7) over the rows the index walk
+                // already limited to the batch, never over the pending rows.
+                assertThat(occurrences(filled, "->  Sort")).isEqualTo(occurrences(filled, "Sort Key: d.seq"));
+                assertThat(filled.indexOf("Sort Key: d.seq")).isLessThan(filled.indexOf("->  Limit"));
             }
         }
+    }
+
+    private static int occurrences(String text, String part) {
+        int n = 0;
+        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + part.length())) {
+            n++;
+        }
+        return n;
     }
 
     private static boolean autoExplain(Connection c) {
@@ -62,6 +74,7 @@ class ClaimPlanIT {
         claim.setInt(3, 10);
         claim.setTimestamp(4, Timestamp.from(now));
         claim.setInt(5, 100);
+        claim.setInt(6, 4 << 20);
         claim.clearWarnings();
         try (var rs = claim.executeQuery()) {
             while (rs.next()) {

@@ -46,7 +46,7 @@ class CompleteAndClaimIT {
 
     private static OutboxStore.Claim claim(int batchSize, boolean ordered) {
         Instant now = Instant.now();
-        return new OutboxStore.Claim(UUID.randomUUID(), now, now.plus(Duration.ofMinutes(1)), 10, batchSize, ordered);
+        return new OutboxStore.Claim(UUID.randomUUID(), now, now.plus(Duration.ofMinutes(1)), 10, batchSize, 1 << 20, ordered);
     }
 
     private static List<UUID> ids(List<OutboxMessage> messages) {
@@ -62,7 +62,7 @@ class CompleteAndClaimIT {
         RelayIt.writeCommitted(db, 25, i -> new RelayIt.Event("order", "o" + i, "order.created"));
         try (OutboxStore.Session s = store.open()) {
             OutboxStore.Claim first = claim(10, false);
-            List<OutboxMessage> a = s.claim(first);
+            List<OutboxMessage> a = s.claim(first).messages();
             assertThat(a).hasSize(10);
 
             OutboxStore.Claim second = claim(10, false);
@@ -98,9 +98,9 @@ class CompleteAndClaimIT {
                 + " CREATE TRIGGER refuse_token BEFORE UPDATE ON outbox_events FOR EACH ROW EXECUTE FUNCTION refuse_token();");
         try (OutboxStore.Session s = store.open()) {
             OutboxStore.Claim first = claim(10, false);
-            List<OutboxMessage> a = s.claim(first);
+            List<OutboxMessage> a = s.claim(first).messages();
             Instant now = Instant.now();
-            OutboxStore.Claim refused = new OutboxStore.Claim(poisoned, now, now.plusSeconds(60), 10, 10, false);
+            OutboxStore.Claim refused = new OutboxStore.Claim(poisoned, now, now.plusSeconds(60), 10, 10, 1 << 20, false);
 
             assertThatThrownBy(() -> s.completeAndClaim(CompletionMode.MARK, ids(a), first.token(), refused))
                     .isInstanceOf(SQLException.class).hasMessageContaining("claim refused");
@@ -123,7 +123,7 @@ class CompleteAndClaimIT {
         RelayIt.writeCommitted(db, 10, i -> new RelayIt.Event("order", "o" + i, "order.created"));
         try (OutboxStore.Session s = store.open()) {
             OutboxStore.Claim first = claim(10, false);
-            List<OutboxMessage> a = s.claim(first);
+            List<OutboxMessage> a = s.claim(first).messages();
             // Three rows' lease ran out and another relay holds them now.
             UUID other = UUID.randomUUID();
             db.execute("UPDATE outbox_events SET claim_token = '" + other + "' WHERE id IN ('"
@@ -141,13 +141,47 @@ class CompleteAndClaimIT {
         RelayIt.writeCommitted(db, 2, i -> new RelayIt.Event("order", "same", "order.e" + i));
         try (OutboxStore.Session s = store.open()) {
             OutboxStore.Claim first = claim(10, true);
-            List<OutboxMessage> a = s.claim(first);
+            List<OutboxMessage> a = s.claim(first).messages();
             assertThat(a).extracting(OutboxMessage::eventType).containsExactly("order.e0");
             OutboxStore.CompletedAndClaimed both = s.completeAndClaim(CompletionMode.MARK, ids(a), first.token(),
                     claim(10, true));
             assertThat(both.completed()).isEqualTo(1);
             assertThat(both.claimed()).extracting(OutboxMessage::eventType).containsExactly("order.e1");
         }
+    }
+
+    @Test
+    void aClaimStopsOnceItsRowsHoldTheByteBudgetAndTakesAnOversizedRowAlone() throws Exception {
+        db.execute("INSERT INTO outbox_events (aggregate_type, aggregate_id, event_type, payload)"
+                + " SELECT 'order', 'o' || g, 'order.created', jsonb_build_object('pad', repeat('x', 1000))"
+                + " FROM generate_series(1, 10) g");
+        long rowBytes = db.queryLong("SELECT max(pg_column_size(payload)) FROM outbox_events");
+        assertThat(db.queryLong("SELECT min(pg_column_size(payload)) FROM outbox_events")).isEqualTo(rowBytes);
+        Instant now = Instant.now();
+        try (OutboxStore.Session s = store.open()) {
+            // Two rows fit below the budget, the third crosses it: three rows, and the claim counts as full.
+            OutboxStore.Claimed three = s.claim(new OutboxStore.Claim(UUID.randomUUID(), now, now.plusSeconds(60), 10, 100,
+                    (int) (2 * rowBytes + 1), false));
+            assertThat(three.messages()).hasSize(3);
+            assertThat(three.full()).as("cut by bytes, so more may be due").isTrue();
+            assertThat(sorted(three.messages())).extracting(OutboxMessage::aggregateId).containsExactly("o1", "o2", "o3");
+
+            // A budget below one row still takes the oldest due row, alone (ordered mode too).
+            OutboxStore.Claimed one = s.claim(new OutboxStore.Claim(UUID.randomUUID(), now, now.plusSeconds(60), 10, 100,
+                    1, true));
+            assertThat(one.messages()).extracting(OutboxMessage::aggregateId).containsExactly("o4");
+            assertThat(one.full()).isTrue();
+
+            // The rest fits the budget and the row limit: not full, the drain may stop.
+            OutboxStore.Claimed rest = s.claim(claim(100, false));
+            assertThat(rest.messages()).hasSize(6);
+            assertThat(rest.full()).isFalse();
+        }
+        assertThat(count("claim_token IS NULL")).as("every row leased once, none left locked or skipped").isZero();
+    }
+
+    private static List<OutboxMessage> sorted(List<OutboxMessage> messages) {
+        return messages.stream().sorted(java.util.Comparator.comparingLong(OutboxMessage::seq)).toList();
     }
 
     @Test

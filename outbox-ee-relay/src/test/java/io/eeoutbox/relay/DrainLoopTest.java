@@ -74,6 +74,25 @@ class DrainLoopTest {
         assertThat(counters.snapshot().published()).isEqualTo(25);
     }
 
+    @Test
+    void aBatchCutByTheByteBudgetIsFullSoTheDrainGoesOnAndABigEventGoesAlone() throws Exception {
+        String kib = "{\"pad\":\"" + "x".repeat(1010) + "\"}"; // 1,020 bytes
+        for (int i = 0; i < 7; i++) {
+            store.insert("order", "o" + i, "order.created").payload = kib;
+        }
+        store.insert("order", "big", "order.created").payload = "{\"pad\":\"" + "y".repeat(5000) + "\"}";
+        store.insert("order", "last", "order.created");
+        RelayConfig config = RelayConfig.builder().name("test").batchSize(100).batchMaxBytes(2048).maxAttempts(3).build();
+
+        int claimed = loop(config).drain();
+
+        assertThat(claimed).isEqualTo(9);
+        // 2,048 bytes: two rows of 1,020 (2,040) leave room for a third, which crosses the budget.
+        assertThat(publisher.calls).extracting(List::size).containsExactly(3, 3, 2, 1);
+        assertThat(publisher.calls.get(2)).extracting(OutboxMessage::aggregateId).containsExactly("o6", "big");
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(9);
+    }
+
     private DrainLoop fusedLoop(RelayConfig config) {
         return new DrainLoop(store, publisher, listener, BACKOFF, config, clock, counters,
                 () -> !stopping.get(), stopping::get, () -> clock.instant().toEpochMilli() * 1_000_000L, null, true);

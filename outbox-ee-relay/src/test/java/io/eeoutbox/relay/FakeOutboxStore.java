@@ -2,6 +2,7 @@ package io.eeoutbox.relay;
 
 import io.eeoutbox.OutboxMessage;
 import java.sql.SQLException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,6 +22,7 @@ final class FakeOutboxStore implements OutboxStore {
         final String aggregateType;
         final String aggregateId;
         final String eventType;
+        String payload = "{}";
         int attempts;
         Instant retryAfter;
         UUID claimToken;
@@ -71,7 +73,7 @@ final class FakeOutboxStore implements OutboxStore {
         maybeFail("open");
         return new Session() {
             @Override
-            public List<OutboxMessage> claim(Claim c) throws SQLException {
+            public Claimed claim(Claim c) throws SQLException {
                 return FakeOutboxStore.this.claim(c);
             }
 
@@ -114,15 +116,17 @@ final class FakeOutboxStore implements OutboxStore {
             throws SQLException {
         maybeFail("complete+claim:" + mode + ":" + ids.size());
         int completed = completeRows(mode, ids, doneToken, next.now());
-        return new CompletedAndClaimed(completed, claimRows(next));
+        Claimed claimed = claimRows(next);
+        return new CompletedAndClaimed(completed, claimed.messages(), claimed.full());
     }
 
-    synchronized List<OutboxMessage> claim(Claim c) throws SQLException {
+    synchronized Claimed claim(Claim c) throws SQLException {
         maybeFail("claim");
         return claimRows(c);
     }
 
-    private List<OutboxMessage> claimRows(Claim c) {
+    /** Like the V7 claim: up to batchSize rows, stopping once they hold maxBytes of payload (UTF-8 here). */
+    private Claimed claimRows(Claim c) {
         List<Row> due = new ArrayList<>();
         for (Row r : rows.values()) {
             if (!r.pending() || r.deadAt != null || r.attempts >= c.maxAttempts()) {
@@ -142,16 +146,21 @@ final class FakeOutboxStore implements OutboxStore {
         }
         due.sort((a, b) -> Long.compare(a.seq, b.seq));
         List<OutboxMessage> out = new ArrayList<>();
+        long bytes = 0;
         for (Row r : due.subList(0, Math.min(c.batchSize(), due.size()))) {
+            if (bytes >= c.maxBytes()) {
+                break;
+            }
+            bytes += r.payload.getBytes(StandardCharsets.UTF_8).length;
             r.claimToken = c.token();
             r.lockedUntil = c.lockedUntil();
-            out.add(new OutboxMessage(r.id, r.seq, r.aggregateType, r.aggregateId, r.eventType, "{}",
+            out.add(new OutboxMessage(r.id, r.seq, r.aggregateType, r.aggregateId, r.eventType, r.payload,
                     Instant.EPOCH, r.attempts + 1));
         }
         if (reverseReturningOrder) {
             Collections.reverse(out);
         }
-        return out;
+        return new Claimed(out, Claimed.full(c, out.size(), bytes));
     }
 
     synchronized int defer(List<UUID> ids, UUID token, Instant retryAfter, String error) throws SQLException {

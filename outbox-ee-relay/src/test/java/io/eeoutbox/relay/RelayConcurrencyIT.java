@@ -84,7 +84,7 @@ class RelayConcurrencyIT {
         List<OutboxMessage> stranded;
         try (OutboxStore.Session dying = new JdbcOutboxStore(db.dataSource()).open()) {
             stranded = dying.claim(new OutboxStore.Claim(UUID.randomUUID(), clock.instant(),
-                    clock.instant().plus(Duration.ofSeconds(60)), 10, 20, false));
+                    clock.instant().plus(Duration.ofSeconds(60)), 10, 20, 1 << 20, false)).messages();
         }
         assertThat(stranded).hasSize(20);
 

@@ -15,7 +15,8 @@ class RelayConfigTest {
     void defaults() {
         RelayConfig c = RelayConfig.defaults();
         assertThat(c.enabled()).isTrue();
-        assertThat(c.batchSize()).isEqualTo(100);
+        assertThat(c.batchSize()).isEqualTo(500);
+        assertThat(c.batchMaxBytes()).isEqualTo(4 * 1024 * 1024);
         assertThat(c.pollInterval()).isEmpty();
         assertThat(c.pollInterval(true)).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.pollInterval(false)).isEqualTo(Duration.ofSeconds(1));
@@ -45,7 +46,8 @@ class RelayConfigTest {
         RelayConfig c = RelayConfig.load(ConfigLookups.of(Map.ofEntries(
                 Map.entry("outbox.relay.enabled", "false"),
                 Map.entry("outbox.relay.name", "relay-a"),
-                Map.entry("outbox.relay.batch-size", "500"),
+                Map.entry("outbox.relay.batch-size", "250"),
+                Map.entry("outbox.relay.batch-max-bytes", "65536"),
                 Map.entry("outbox.relay.poll-interval", "PT30S"),
                 Map.entry("outbox.relay.max-attempts", "3"),
                 Map.entry("outbox.relay.backoff.initial", "PT0.5S"),
@@ -71,7 +73,8 @@ class RelayConfigTest {
                 Map.entry("outbox.relay.jms.destination", "java:/queue/orders"))));
         assertThat(c.enabled()).isFalse();
         assertThat(c.name()).isEqualTo("relay-a");
-        assertThat(c.batchSize()).isEqualTo(500);
+        assertThat(c.batchSize()).isEqualTo(250);
+        assertThat(c.batchMaxBytes()).isEqualTo(65536);
         assertThat(c.pollInterval(true)).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.pollInterval(false)).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.maxAttempts()).isEqualTo(3);
@@ -103,6 +106,8 @@ class RelayConfigTest {
         "outbox.relay.batch-size|0|a whole number from 1 to 10000",
         "outbox.relay.batch-size|10001|a whole number from 1 to 10000",
         "outbox.relay.batch-size|many|a whole number",
+        "outbox.relay.batch-max-bytes|1023|a whole number from 1024 to 1073741824",
+        "outbox.relay.batch-max-bytes|4MiB|a whole number",
         "outbox.relay.poll-interval|5s|an ISO-8601 duration such as PT5S",
         "outbox.relay.poll-interval|PT0S|an ISO-8601 duration from PT0.01S to PT1H",
         "outbox.relay.max-attempts|0|a whole number from 1 to 1000",
@@ -165,6 +170,6 @@ class RelayConfigTest {
 
     @Test
     void blankValuesKeepTheDefault() {
-        assertThat(RelayConfig.load(ConfigLookups.of(Map.of("outbox.relay.batch-size", "  "))).batchSize()).isEqualTo(100);
+        assertThat(RelayConfig.load(ConfigLookups.of(Map.of("outbox.relay.batch-size", "  "))).batchSize()).isEqualTo(RelayConfig.DEFAULT_BATCH_SIZE);
     }
 }

@@ -68,6 +68,8 @@ class GeneratedQueriesIT {
 
     private static final String PACKAGE = "io.eeoutbox.jpa.generated.";
     private static final Pattern NATIVE_MARKER = Pattern.compile("\\?(\\d+)");
+    /** Payload bytes a claim may take (V7): far above these tests' payloads. */
+    private static final int MIB = 1 << 20;
 
     private static TestDatabase.Db db;
 
@@ -215,7 +217,7 @@ class GeneratedQueriesIT {
             assertThat(dao.outboxPendingCount()).contains(2L);
 
             List<ClaimOutboxBatchRow> claimed = dao.claimOutboxBatch(
-                    new ClaimOutboxBatchParams(token, now.plusSeconds(30), 3, now, 10));
+                    new ClaimOutboxBatchParams(token, now.plusSeconds(30), 3, now, 10, MIB));
             assertThat(claimed).extracting(ClaimOutboxBatchRow::id).containsExactlyInAnyOrder(first, second);
             ClaimOutboxBatchRow row = claimed.stream().filter(r -> r.id().equals(first)).findFirst().orElseThrow();
             assertThat(row.payload()).isEqualTo(found.payload());
@@ -224,7 +226,7 @@ class GeneratedQueriesIT {
             assertThat(claimed).filteredOn(r -> r.id().equals(second)).singleElement()
                     .satisfies(r -> assertThat(r.payload()).isEqualTo("[1, \"two\"]"));
             assertThat(dao.claimOutboxBatch(new ClaimOutboxBatchParams(UUID.randomUUID(), now.plusSeconds(30), 3, now,
-                    10))).as("leased rows are not claimed twice").isEmpty();
+                    10, MIB))).as("leased rows are not claimed twice").isEmpty();
 
             assertThat(dao.markOutboxBatchProcessed(new MarkOutboxBatchProcessedParams(now, List.of(first), token)))
                     .contains(1);
@@ -256,9 +258,9 @@ class GeneratedQueriesIT {
             Instant later = now.plusSeconds(120);
             UUID other = UUID.randomUUID();
             assertThat(dao.claimOutboxBatchOrdered(new ClaimOutboxBatchOrderedParams(other, later.plusSeconds(30), 3,
-                    later, 10))).extracting(ClaimOutboxBatchRow::id).containsExactly(second);
+                    later, 10, MIB))).extracting(ClaimOutboxBatchRow::id).containsExactly(second);
             assertThat(dao.releaseOutboxClaim(new ReleaseOutboxClaimParams(List.of(second), other))).isEqualTo(1);
-            assertThat(dao.claimOutboxBatch(new ClaimOutboxBatchParams(token, later.plusSeconds(30), 3, later, 10)))
+            assertThat(dao.claimOutboxBatch(new ClaimOutboxBatchParams(token, later.plusSeconds(30), 3, later, 10, MIB)))
                     .hasSize(1);
             assertThat(dao.deleteOutboxBatch(new DeleteOutboxBatchParams(List.of(second), token))).contains(1);
 
@@ -324,7 +326,7 @@ class GeneratedQueriesIT {
             assertThat(dao.findOutboxEvent(UUID.randomUUID())).isEmpty();
             assertThat(dao.outboxPendingCount()).contains(1L);
             List<ClaimOutboxBatchRow> claimed = dao.claimOutboxBatch(
-                    new ClaimOutboxBatchParams(token, now.plusSeconds(30), 3, now, 10));
+                    new ClaimOutboxBatchParams(token, now.plusSeconds(30), 3, now, 10, MIB));
             assertThat(claimed).singleElement().satisfies(r -> {
                 assertThat(r.id()).isEqualTo(id);
                 assertThat(r.createdAt()).isEqualTo(found.createdAt());
@@ -336,7 +338,7 @@ class GeneratedQueriesIT {
             assertThat(dao.findOutboxEvent(id).orElseThrow().lastError()).isEqualTo("a \"quoted\" \\ error");
             assertThat(dao.retryOutboxDeadLetters(new RetryOutboxDeadLettersParams(null, "Order", null, null))).isZero();
             assertThat(dao.claimOutboxBatch(new ClaimOutboxBatchParams(token, now.plusSeconds(60), 3,
-                    now.plusSeconds(10), 10))).hasSize(1);
+                    now.plusSeconds(10), 10, MIB))).hasSize(1);
             Optional<Integer> marked = dao.markOutboxBatchProcessed(new MarkOutboxBatchProcessedParams(
                     now.plusSeconds(10), List.of(id), token));
             assertThat(marked).contains(1);

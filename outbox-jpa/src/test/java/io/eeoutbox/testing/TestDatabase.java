@@ -216,7 +216,8 @@ public final class TestDatabase {
                 "V3__outbox_relay_functions.sql",
                 "V4__processed_events.sql",
                 "V5__outbox_notify_trigger.sql",
-                "V6__outbox_complete_and_claim.sql"));
+                "V6__outbox_complete_and_claim.sql",
+                "V7__outbox_claim_byte_budget.sql"));
         return files;
     }
 

@@ -62,7 +62,13 @@ final class Producers implements AutoCloseable {
          * Diagnostic: the same, the payload given as a {@code JsonValue} built with a provider looked up
          * once, so that record() does not parse it (no per-call JSON provider lookup).
          */
-        OUTBOX_JSON_VALUE
+        OUTBOX_JSON_VALUE,
+        /**
+         * Diagnostic: the order plus one statement that does nothing ({@code SELECT 1} as a native query
+         * through the same EntityManager), so one more round trip: the floor any second statement in
+         * the transaction costs, whatever it does.
+         */
+        BUSINESS_ROUND_TRIP
     }
 
     /** One transaction; returns its event id, or null for a business-only transaction. */
@@ -76,6 +82,10 @@ final class Producers implements AutoCloseable {
                 case BUSINESS -> null;
                 case OUTBOX -> outbox.record("order", orderId, "order.created", Backlog.payload(orderId));
                 case OUTBOX_JSON_VALUE -> outbox.record("order", orderId, "order.created", jsonPayload(orderId));
+                case BUSINESS_ROUND_TRIP -> {
+                    em.createNativeQuery("SELECT 1").getSingleResult();
+                    yield null;
+                }
             };
             tm.commit();
             committed = true;

@@ -12,7 +12,9 @@ import java.util.Map;
  * through JPA in a JTA transaction, back to back, without and with {@code OutboxService.record(...)}
  * of its event (the NOTIFY trigger off: its price is section 4's). A third, diagnostic variant gives
  * record() its payload as a {@code JsonValue}, which record() does not parse: the difference to the
- * JSON-text variant is the cost of checking the text. The variants take turns within a run, in an
+ * JSON-text variant is the cost of checking the text. A fourth gives the transaction one more statement
+ * that does nothing ({@code SELECT 1}): the price of the extra round trip alone, which no outbox that
+ * writes its row with a statement of its own can avoid. The variants take turns within a run, in an
  * order that rotates from run to run, so slow drift of the machine favours none; each run starts
  * on an empty, vacuumed table.
  */
@@ -30,6 +32,7 @@ final class WriteOverheadSection {
             case BUSINESS -> "business only";
             case OUTBOX -> "+ OutboxService.record (JSON text)";
             case OUTBOX_JSON_VALUE -> "+ record, payload as JsonValue (diagnostic)";
+            case BUSINESS_ROUND_TRIP -> "+ one empty statement, SELECT 1 (diagnostic)";
         };
     }
 
@@ -71,9 +74,11 @@ final class WriteOverheadSection {
                 ratioP50.add(p50.get(Work.OUTBOX).get(r) / p50.get(Work.BUSINESS).get(r));
                 ratioP99.add(p99.get(Work.OUTBOX).get(r) / p99.get(Work.BUSINESS).get(r));
                 BenchContext.log(String.format(Locale.ROOT, "write overhead, %d clients, run %d/%d: business %.0f tx/s p50 %.2f ms;"
-                                + " + outbox %.0f tx/s p50 %.2f ms; JsonValue %.0f tx/s p50 %.2f ms", clients, r + 1, s.runs(),
-                        tx.get(Work.BUSINESS).get(r), p50.get(Work.BUSINESS).get(r), tx.get(Work.OUTBOX).get(r),
-                        p50.get(Work.OUTBOX).get(r), tx.get(Work.OUTBOX_JSON_VALUE).get(r), p50.get(Work.OUTBOX_JSON_VALUE).get(r)));
+                                + " + outbox %.0f tx/s p50 %.2f ms; JsonValue %.0f tx/s p50 %.2f ms; SELECT 1 %.0f tx/s p50 %.2f ms",
+                        clients, r + 1, s.runs(), tx.get(Work.BUSINESS).get(r), p50.get(Work.BUSINESS).get(r),
+                        tx.get(Work.OUTBOX).get(r), p50.get(Work.OUTBOX).get(r), tx.get(Work.OUTBOX_JSON_VALUE).get(r),
+                        p50.get(Work.OUTBOX_JSON_VALUE).get(r), tx.get(Work.BUSINESS_ROUND_TRIP).get(r),
+                        p50.get(Work.BUSINESS_ROUND_TRIP).get(r)));
             }
             String c = clients + (clients == 1 ? " client" : " clients");
             for (Work w : works) {
@@ -87,6 +92,14 @@ final class WriteOverheadSection {
             Results.Figure ratio = ctx.results.find(SECTION, c + ": ratio record (JSON text) / business only", "p50");
             ctx.results.target(new Results.Target("write overhead at p50, " + c, (ratio.median() - 1) * 100,
                     MAX_P50_OVERHEAD_PERCENT, false, "%", "p50 latency with record() vs without, same run"));
+            double business = ctx.results.find(SECTION, c + ": " + label(Work.BUSINESS), "p50").median();
+            double roundTrip = ctx.results.find(SECTION, c + ": " + label(Work.BUSINESS_ROUND_TRIP), "p50").median();
+            double outboxP50 = ctx.results.find(SECTION, c + ": " + label(Work.OUTBOX), "p50").median();
+            ctx.results.note(SECTION, String.format(Locale.ROOT, "%s, p50 (medians): business only %.3f ms; one empty "
+                    + "statement more %.3f ms (+%.0f%%: the extra round trip alone); with record() %.3f ms (+%.0f%%), so "
+                    + "the outbox row's own work (validation, INSERT, its index entries) is %.3f ms of the %.3f ms.", c,
+                    business, roundTrip, (roundTrip / business - 1) * 100, outboxP50, (outboxP50 / business - 1) * 100,
+                    outboxP50 - roundTrip, outboxP50 - business));
             double withOutbox = ctx.results.find(SECTION, c + ": " + label(Work.OUTBOX), "throughput").median();
             if (Double.isNaN(limit) || withOutbox > limit) {
                 limit = withOutbox;

@@ -57,7 +57,7 @@ final class TinyStore implements OutboxStore {
         check();
         return new Session() {
             @Override
-            public List<OutboxMessage> claim(Claim c) throws SQLException {
+            public Claimed claim(Claim c) throws SQLException {
                 check();
                 synchronized (TinyStore.this) {
                     List<OutboxMessage> out = new ArrayList<>();
@@ -73,7 +73,7 @@ final class TinyStore implements OutboxStore {
                                     m.payload(), m.createdAt(), r.attempts + 1));
                         }
                     }
-                    return out;
+                    return new Claimed(out, out.size() == c.batchSize());
                 }
             }
 
