@@ -156,7 +156,7 @@ class GeneratorTest {
     @Test
     void recordsFollowTheQueries() throws Exception {
         assertThat(components("ClaimOutboxBatchParams")).isEqualTo("ClaimOutboxBatchParams(UUID claimToken,"
-                + " Instant lockedUntil, int maxAttempts, Instant now, int batchSize)");
+                + " Instant lockedUntil, int maxAttempts, Instant now, int batchSize, int maxBytes)");
         assertThat(components("ClaimOutboxBatchRow")).isEqualTo("ClaimOutboxBatchRow(UUID id, long seq,"
                 + " String aggregateType, String aggregateId, String eventType, String payload, int attempts,"
                 + " Instant createdAt)");
