@@ -70,9 +70,12 @@ public class RelayOperations implements RelayListener {
         if (c == null) {
             synchronized (this) {
                 if (config == null) {
-                    config = OpsConfig.load(EeConfigLookup.forApplication(loader()));
+                    OpsConfig loaded = OpsConfig.load(EeConfigLookup.forApplication(loader()));
                     metrics = new RelayMetrics();
-                    health = new RelayHealth(clock, config);
+                    health = new RelayHealth(clock, loaded);
+                    // Published last: a relay thread that sees config set (without the lock) must also
+                    // see metrics and health (it once saw health still null at start-up).
+                    config = loaded;
                 }
                 c = config;
             }
