@@ -39,6 +39,7 @@ class BrokerOutageFaultIT {
     private static final String NAME = "broker outage";
     /** Small on purpose: three counted failures would make a row a dead letter within seconds. */
     static final int MAX_ATTEMPTS = 3;
+    private static final String[] SERVER = {"subsystem", "messaging-activemq", "server", "default"};
     private static final String[] ACCEPTOR = {"subsystem", "messaging-activemq", "server", "default", "in-vm-acceptor", "in-vm"};
 
     @AfterAll
@@ -107,8 +108,7 @@ class BrokerOutageFaultIT {
         Duration drain = OutboxDb.await(Duration.ofMinutes(5), "the backlog to drain after the broker is back",
                 db::pending, n -> n == 0);
         deadSeen = Math.max(deadSeen, db.deadLetters());
-        OutboxDb.await(Duration.ofMinutes(5), "the consumer to apply every published event",
-                db::publishedNotDelivered, n -> n == 0);
+        ConsumerAfterOutage consumer = awaitConsumer(server, db);
 
         List<String> acked = load.ackedIds();
         Map<String, Integer> events = db.eventCounts(OutboxDb.ORDER_CREATED, acked);
@@ -131,6 +131,9 @@ class BrokerOutageFaultIT {
                 .put("events", db.events()).put("published", db.published())
                 .put("delivered", db.deliveredEvents())
                 .put("duplicates_absorbed_by_inbox", db.duplicateDeliveries())
+                .put("consumer_stuck_after_90s", consumer.stuck())
+                .put("broker_prepared_tx", consumer.preparedTransactions())
+                .put("consumer_connections_closed", consumer.kicked())
                 .put("lost", missing);
         v.check(ackedDuringOutage > 0, "no order was acknowledged during the broker outage (the outbox should decouple them)")
                 .check(peakPending > 0, "the outbox did not grow during the outage")
@@ -142,6 +145,46 @@ class BrokerOutageFaultIT {
                 .expect("events not published after the outage", 0, db.pending())
                 .expect("events the consumer applied", db.events(), db.deliveredEvents());
         return server.product();
+    }
+
+    /**
+     * What the consumer side needed after the outage. The outage also cuts the sample's MDB, whose
+     * transactions (database + broker acknowledgement, XA) can fail mid-way; once in a CI run a message
+     * stayed with a consumer session that the resource adapter had reset (the relay had published it, the
+     * broker still held it, no redelivery came in 5 minutes). That is the consumer's recovery, not the
+     * outbox's; an operator closes the stuck consumer connections so that the broker delivers the
+     * messages again, and the suite does the same after 90 s, records it, and still requires every
+     * event applied. A message in a prepared XA transaction is left to the transaction manager.
+     */
+    record ConsumerAfterOutage(long stuck, long preparedTransactions, boolean kicked) {
+    }
+
+    private static ConsumerAfterOutage awaitConsumer(FaultServer server, OutboxDb db) throws Exception {
+        try {
+            OutboxDb.await(Duration.ofSeconds(90), "the consumer to apply every published event",
+                    db::publishedNotDelivered, n -> n == 0);
+            return new ConsumerAfterOutage(0, 0, false);
+        } catch (AssertionError notYet) {
+            long stuck = db.publishedNotDelivered();
+            long prepared = countListed(server.management().run("list-prepared-transactions", SERVER));
+            server.management().run("close-consumer-connections-for-address",
+                    Map.of("address-match", "jms.queue.OutboxEvents"), SERVER);
+            OutboxDb.await(Duration.ofMinutes(4), "the consumer to apply every published event (" + stuck
+                    + " stuck after 90 s, " + prepared + " prepared broker transactions; consumer connections closed)",
+                    db::publishedNotDelivered, n -> n == 0);
+            return new ConsumerAfterOutage(stuck, prepared, true);
+        }
+    }
+
+    /** Entries of the list in a management result ({@code "result" : ["a", "b"]}). */
+    private static long countListed(String body) {
+        int open = body.indexOf('[', body.indexOf("\"result\""));
+        int close = body.indexOf(']', open);
+        if (open < 0 || close < 0) {
+            return -1;
+        }
+        String inside = body.substring(open + 1, close).trim();
+        return inside.isEmpty() ? 0 : inside.split(",").length;
     }
 
     private static long single(OutboxDb db, String sql) throws Exception {
