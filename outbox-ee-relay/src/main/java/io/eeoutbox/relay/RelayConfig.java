@@ -94,9 +94,13 @@ public final class RelayConfig {
     public static final String DEFAULT_SYNCHRONOUS_COMMIT = "off";
     /**
      * Rows per claim. Bigger batches drain faster (one statement, one commit and one broker transaction
-     * each): measured on 2 cores, 35k events/s at 100, 42k at 500, 54k at 1,000.
+     * each): measured on 2 cores, 35k events/s at 100, 42k at 500, 54k at 1,000; the benchmark runs the
+     * relay at {@link #RECOMMENDED_BATCH_SIZE}. The default stays 100 until the fault suite's broker
+     * outage passes reliably at 500 (it failed in 2 of 3 CI runs there: see the README).
      */
-    public static final int DEFAULT_BATCH_SIZE = 500;
+    public static final int DEFAULT_BATCH_SIZE = 100;
+    /** The batch size the benchmark measures and the README recommends for draining backlogs. */
+    public static final int RECOMMENDED_BATCH_SIZE = 500;
     /** Payload bytes per claim: what a batch may hold in the relay's memory, 4 MiB. */
     public static final int DEFAULT_BATCH_MAX_BYTES = 4 << 20;
     /** The values PostgreSQL accepts for synchronous_commit (its boolean spellings aside). */

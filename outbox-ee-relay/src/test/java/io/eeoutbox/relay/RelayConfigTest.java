@@ -15,7 +15,7 @@ class RelayConfigTest {
     void defaults() {
         RelayConfig c = RelayConfig.defaults();
         assertThat(c.enabled()).isTrue();
-        assertThat(c.batchSize()).isEqualTo(500);
+        assertThat(c.batchSize()).isEqualTo(100);
         assertThat(c.batchMaxBytes()).isEqualTo(4 * 1024 * 1024);
         assertThat(c.pollInterval()).isEmpty();
         assertThat(c.pollInterval(true)).isEqualTo(Duration.ofSeconds(5));

@@ -68,7 +68,7 @@ final class RelayInstance implements AutoCloseable {
 
     /** The benchmark's relay settings: the library's defaults, NOTIFY as asked, a name. */
     static RelayConfig.Builder config(String name, boolean notify) {
-        return RelayConfig.builder().name(name).notifyEnabled(notify);
+        return RelayConfig.builder().name(name).notifyEnabled(notify).batchSize(RelayConfig.RECOMMENDED_BATCH_SIZE);
     }
 
     OutboxRelay relay() {
