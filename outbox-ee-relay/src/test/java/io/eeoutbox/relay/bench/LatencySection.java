@@ -57,6 +57,10 @@ final class LatencySection {
             List<Double> p99 = new ArrayList<>();
             List<Double> max = new ArrayList<>();
             List<Double> achieved = new ArrayList<>();
+            List<Double> batchP50 = new ArrayList<>();
+            List<Double> batchP99 = new ArrayList<>();
+            List<Double> batchMax = new ArrayList<>();
+            List<Double> perBatch = new ArrayList<>();
             Duration poll = null;
             for (int r = 0; r < s.runs(); r++) {
                 ctx.db.reset();
@@ -80,6 +84,11 @@ final class LatencySection {
                     long produced = o.eventIds().size();
                     BenchContext.await("the relay to publish every event", 120_000, () -> log.distinct() >= produced);
                     BenchContext.await("the relay to mark every event", 30_000, () -> ctx.db.pending() == 0);
+                    long[] batchTimes = relay.batchTimes();
+                    batchP50.add(Samples.percentileMillis(batchTimes, 50));
+                    batchP99.add(Samples.percentileMillis(batchTimes, 99));
+                    batchMax.add(Samples.maxMillis(batchTimes));
+                    perBatch.add(relay.batches() == 0 ? Double.NaN : (double) relay.completed() / relay.batches());
                 } finally {
                     jms.close();
                     ctx.db.notifyTrigger(false);
@@ -99,6 +108,10 @@ final class LatencySection {
             ctx.results.figure(SECTION, scenario, "p50", "ms", p50);
             ctx.results.figure(SECTION, scenario, "p99", "ms", p99);
             ctx.results.figure(SECTION, scenario, "max", "ms", max);
+            ctx.results.figure(SECTION, scenario, "relay batch p50", "ms", batchP50);
+            ctx.results.figure(SECTION, scenario, "relay batch p99", "ms", batchP99);
+            ctx.results.figure(SECTION, scenario, "relay batch max", "ms", batchMax);
+            ctx.results.figure(SECTION, scenario, "events per batch", "events", perBatch);
             if (w == Wakeup.NOTIFY) {
                 ctx.results.target(new Results.Target("p99 commit-to-publish with NOTIFY at half load",
                         ctx.results.find(SECTION, scenario, "p99").median(), MAX_P99_NOTIFY_MS, false, "ms", rateBasis));
@@ -112,7 +125,10 @@ final class LatencySection {
         }
         ctx.results.note(SECTION, "Load: " + THREADS + " producer threads paced at " + rateBasis + " in all, JTA + JPA + "
                 + "OutboxService.record per transaction; one ee-outbox relay (defaults) into persistent JMS. Latency: from "
-                + "the return of the producer's commit to the return of the relay's JMS batch commit.");
+                + "the return of the producer's commit to the return of the relay's JMS batch commit. \"relay batch\": one "
+                + "batch's claim, JMS publish and mark, as the relay reports it (RelayListener.batchCompleted); with "
+                + "NOTIFY on, every producer commit also takes PostgreSQL's notify lock, and the batches' times show how "
+                + "much the database side slows down under it, apart from how late the notifications arrive.");
     }
 
     /** Commit-to-publish of the events committed in the measured window, sorted. */

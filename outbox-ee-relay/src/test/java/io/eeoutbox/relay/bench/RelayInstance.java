@@ -29,6 +29,7 @@ final class RelayInstance implements AutoCloseable {
     private final OutboxRelay relay;
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLong batches = new AtomicLong();
+    private final Samples batchNanos = new Samples(); // guarded by itself: batches end on the executor's threads
 
     RelayInstance(BenchDatabase db, RelayConfig config, Publisher publisher) throws SQLException {
         this(db, config, publisher, null);
@@ -61,6 +62,9 @@ final class RelayInstance implements AutoCloseable {
                     public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
                         completed.addAndGet(published);
                         batches.incrementAndGet();
+                        synchronized (batchNanos) {
+                            batchNanos.add(elapsed.toNanos());
+                        }
                     }
                 })
                 .build();
@@ -85,6 +89,13 @@ final class RelayInstance implements AutoCloseable {
 
     long batches() {
         return batches.get();
+    }
+
+    /** How long each batch took, claim to mark (sorted, nanoseconds). */
+    long[] batchTimes() {
+        synchronized (batchNanos) {
+            return batchNanos.sorted();
+        }
     }
 
     void start() {
