@@ -14,6 +14,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -63,7 +65,7 @@ class BrokerOutageFaultIT {
         String url = session.database("fault_s2");
         OutboxDb db = new OutboxDb(url);
         db.createHookTables();
-        Map<String, String> relayProperties = new java.util.LinkedHashMap<>();
+        Map<String, String> relayProperties = new LinkedHashMap<>();
         relayProperties.put("outbox.relay.max-attempts", String.valueOf(MAX_ATTEMPTS));
         // -Dfault.s2.batch-size=N runs this scenario's relay at another batch size (the default's
         // is the relay's own); 500 is the size with which a CI run once left an event unapplied.
@@ -195,19 +197,13 @@ class BrokerOutageFaultIT {
      * a batch whose commit the relay saw succeed); -1 when it cannot be read.
      */
     private static long messagesAdded(FaultServer server) {
-        try {
-            String body = server.management().run("read-resource", Map.of("include-runtime", "true"), QUEUE);
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"messages-added\"\\s*:\\s*(\\d+)").matcher(body);
-            return m.find() ? Long.parseLong(m.group(1)) : -1;
-        } catch (Exception e) {
-            return -1;
-        }
+        return server.management().number("read-resource", Map.of("include-runtime", "true"), "messages-added", QUEUE);
     }
 
     /** What an operator would look at for a published event the consumer never applied. */
     private static void describeStuck(FaultServer server, OutboxDb db) {
         StringBuilder b = new StringBuilder("S2 diagnosis: published events the consumer has not applied\n");
-        List<String> ids = new java.util.ArrayList<>();
+        List<String> ids = new ArrayList<>();
         try (Connection c = db.connect(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT e.id, e.seq, e.attempts, e.processed_at, e.last_error,"
                      + " (SELECT string_agg(l.attempt || '@' || l.published_at, ', ' ORDER BY l.published_at)"

@@ -10,6 +10,8 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * WildFly's HTTP management API ({@code POST /management}, JSON, HTTP Digest authentication as a
@@ -72,6 +74,23 @@ public final class WildFlyManagement {
 
     public String run(String operation, String... address) throws IOException {
         return run(operation, Map.of(), address);
+    }
+
+    /**
+     * A whole number from the result of {@code operation} on {@code address}: the result itself
+     * ({@code key} null, e.g. {@code count-messages}) or its attribute {@code key} (e.g.
+     * {@code messages-added} of {@code read-resource}); -1 when the call fails or holds no such number,
+     * so that a figure says "unknown" instead of failing the scenario.
+     */
+    public long number(String operation, Map<String, String> params, String key, String... address) {
+        try {
+            String body = run(operation, params, address);
+            Matcher m = Pattern.compile("\"" + Pattern.quote(key == null ? "result" : key) + "\"\\s*:\\s*(\\d+)")
+                    .matcher(body);
+            return m.find() ? Long.parseLong(m.group(1)) : -1;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     /** Adds or replaces a system property at runtime ({@code /system-property=name}). */
