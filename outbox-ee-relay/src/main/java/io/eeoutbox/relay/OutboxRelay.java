@@ -31,7 +31,9 @@ import javax.sql.DataSource;
  * <p>Work is done in <em>drains</em> ({@link DrainLoop}) run on the executor, one at a time. A drain
  * starts on {@link #wakeUp()} (after a local commit, on a NOTIFY from another server) and on the
  * fallback poll; wake-ups that arrive while a drain is pending or running coalesce into at most one
- * more drain. When the database fails, the failure is logged once per streak, reported to the
+ * more drain. A drain that claimed events is followed by another after the busy-poll interval, and so
+ * on until one finds nothing, so a steady stream of events does not wait on notifications (which
+ * PostgreSQL and PgJDBC deliver in bunches under load). When the database fails, the failure is logged once per streak, reported to the
  * listener, and the relay tries again at the next poll, by itself, until the database is back.
  *
  * <p>{@link #stop(Duration)} claims nothing new; the batch in flight is completed (its published rows
@@ -60,6 +62,8 @@ public final class OutboxRelay {
     /** Set by {@link #runNow()}: the next drain runs even while the relay waits out a broker outage. */
     private final AtomicBoolean ignoreBrokerHold = new AtomicBoolean();
     private final AtomicInteger errorStreak = new AtomicInteger();
+    /** A busy-poll follow-up is scheduled and has not run yet (at most one at a time). */
+    private final AtomicBoolean followUpPending = new AtomicBoolean();
     private volatile boolean stopping;
     private volatile boolean paused;
     private volatile long lastDrainEndNanos;
@@ -275,7 +279,10 @@ public final class OutboxRelay {
             return; // the broker was unreachable; the poll or a wake-up after the deferral's end tries again
         }
         try {
-            drainLoop.drain();
+            int claimed = drainLoop.drain();
+            if (claimed > 0) {
+                scheduleFollowUp();
+            }
             int failures = errorStreak.getAndSet(0);
             if (failures > 0) {
                 LOG.info(() -> "relay " + config.name() + ": the database answers again after " + failures + " failed attempts");
@@ -293,6 +300,22 @@ public final class OutboxRelay {
             listener.relayError(e);
         } finally {
             lastDrainEndNanos = nanoTime.getAsLong();
+        }
+    }
+
+    /** After a drain that claimed events: look again after the busy-poll interval (see {@link RelayConfig#busyPollInterval()}). */
+    private void scheduleFollowUp() {
+        long delayNanos = config.busyPollInterval().toNanos();
+        if (delayNanos == 0 || stopping || !followUpPending.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            executor.schedule(() -> {
+                followUpPending.set(false);
+                wakeUp();
+            }, delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            followUpPending.set(false); // shutting down; the poll or the next wake-up covers it
         }
     }
 

@@ -25,6 +25,8 @@ import java.util.regex.Pattern;
  *   <tr><td>{@value #BATCH_SIZE}</td><td>100</td><td>rows per claim, 1..10000</td></tr>
  *   <tr><td>{@value #POLL_INTERVAL}</td><td>PT5S while the NOTIFY listener is connected, PT1S otherwise</td>
  *       <td>fallback poll; when set, used in both cases</td></tr>
+ *   <tr><td>{@value #BUSY_POLL_INTERVAL}</td><td>PT0.01S</td><td>after a drain that claimed events, look again
+ *       this soon, until a look finds none (PT0S: off); see {@link #busyPollInterval()}</td></tr>
  *   <tr><td>{@value #MAX_ATTEMPTS}</td><td>10</td><td>attempts before a row becomes a dead letter</td></tr>
  *   <tr><td>{@value #BACKOFF_INITIAL}</td><td>PT1S</td><td>delay after the first failure</td></tr>
  *   <tr><td>{@value #BACKOFF_FACTOR}</td><td>2.0</td><td>growth per further failure</td></tr>
@@ -62,6 +64,7 @@ public final class RelayConfig {
     public static final String BATCH_SIZE = "outbox.relay.batch-size";
     public static final String BATCH_MAX_BYTES = "outbox.relay.batch-max-bytes";
     public static final String POLL_INTERVAL = "outbox.relay.poll-interval";
+    public static final String BUSY_POLL_INTERVAL = "outbox.relay.busy-poll-interval";
     public static final String MAX_ATTEMPTS = "outbox.relay.max-attempts";
     public static final String BACKOFF_INITIAL = "outbox.relay.backoff.initial";
     public static final String BACKOFF_FACTOR = "outbox.relay.backoff.factor";
@@ -111,10 +114,13 @@ public final class RelayConfig {
     public static final Duration DEFAULT_POLL_INTERVAL_LISTENING = Duration.ofSeconds(5);
     /** The fallback poll while nothing else wakes the relay, unless {@value #POLL_INTERVAL} is set. */
     public static final Duration DEFAULT_POLL_INTERVAL_NOT_LISTENING = Duration.ofSeconds(1);
+    /** How soon a relay that just claimed events looks again, unless {@value #BUSY_POLL_INTERVAL} is set. */
+    public static final Duration DEFAULT_BUSY_POLL_INTERVAL = Duration.ofMillis(10);
 
     private static final Pattern CHANNEL = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
     private static final Duration MIN_POLL = Duration.ofMillis(10);
     private static final Duration MAX_POLL = Duration.ofHours(1);
+    private static final Duration MAX_BUSY_POLL = Duration.ofSeconds(10);
     private static final Duration MIN_LEASE = Duration.ofSeconds(1);
     private static final Duration MAX_LEASE = Duration.ofHours(24);
 
@@ -123,6 +129,7 @@ public final class RelayConfig {
     private final int batchSize;
     private final int batchMaxBytes;
     private final Duration pollInterval; // null: the defaults by listener state
+    private final Duration busyPollInterval;
     private final int maxAttempts;
     private final Duration backoffInitial;
     private final double backoffFactor;
@@ -152,6 +159,7 @@ public final class RelayConfig {
         this.batchSize = b.batchSize;
         this.batchMaxBytes = b.batchMaxBytes;
         this.pollInterval = b.pollInterval;
+        this.busyPollInterval = b.busyPollInterval;
         this.maxAttempts = b.maxAttempts;
         this.backoffInitial = b.backoffInitial;
         this.backoffFactor = b.backoffFactor;
@@ -199,6 +207,7 @@ public final class RelayConfig {
         r.integer(BATCH_SIZE).ifPresent(b::batchSize);
         r.integer(BATCH_MAX_BYTES).ifPresent(b::batchMaxBytes);
         r.duration(POLL_INTERVAL, b::pollInterval);
+        r.duration(BUSY_POLL_INTERVAL, b::busyPollInterval);
         r.integer(MAX_ATTEMPTS).ifPresent(b::maxAttempts);
         r.duration(BACKOFF_INITIAL, b::backoffInitial);
         r.decimal(BACKOFF_FACTOR).ifPresent(b::backoffFactor);
@@ -294,6 +303,18 @@ public final class RelayConfig {
             return pollInterval;
         }
         return listening ? DEFAULT_POLL_INTERVAL_LISTENING : DEFAULT_POLL_INTERVAL_NOT_LISTENING;
+    }
+
+    /**
+     * How soon the relay looks again after a drain that claimed events; it keeps looking at this pace
+     * until a look finds nothing, then waits for a wake-up (NOTIFY, the in-server commit hint) or the
+     * fallback poll. While events keep coming, their publish latency so depends on this interval and
+     * not on how promptly notifications arrive (under heavy load PostgreSQL and PgJDBC deliver them in
+     * bunches, hundreds of milliseconds apart: see the README). It costs one claim that finds nothing
+     * per burst of events; an idle relay sends no extra query. Zero: off, wake-ups only.
+     */
+    public Duration busyPollInterval() {
+        return busyPollInterval;
     }
 
     public int maxAttempts() {
@@ -394,6 +415,7 @@ public final class RelayConfig {
         b.batchSize = batchSize;
         b.batchMaxBytes = batchMaxBytes;
         b.pollInterval = pollInterval;
+        b.busyPollInterval = busyPollInterval;
         b.maxAttempts = maxAttempts;
         b.backoffInitial = backoffInitial;
         b.backoffFactor = backoffFactor;
@@ -424,6 +446,7 @@ public final class RelayConfig {
         return "RelayConfig[name=" + name + ", enabled=" + enabled + ", batchSize=" + batchSize
                 + ", batchMaxBytes=" + batchMaxBytes
                 + ", pollInterval=" + (pollInterval == null ? "default" : pollInterval)
+                + ", busyPollInterval=" + busyPollInterval
                 + ", maxAttempts=" + maxAttempts + ", backoff=" + backoffInitial + "*" + backoffFactor + "^n<=" + backoffMax
                 + "±" + backoffJitter + ", lease=" + lease + ", ordered=" + ordered
                 + ", notify=" + (notifyEnabled ? notifyChannel : "off")
@@ -444,6 +467,7 @@ public final class RelayConfig {
         private int batchSize = DEFAULT_BATCH_SIZE;
         private int batchMaxBytes = DEFAULT_BATCH_MAX_BYTES;
         private Duration pollInterval;
+        private Duration busyPollInterval = DEFAULT_BUSY_POLL_INTERVAL;
         private int maxAttempts = 10;
         private Duration backoffInitial = Duration.ofSeconds(1);
         private double backoffFactor = 2.0;
@@ -497,6 +521,12 @@ public final class RelayConfig {
         /** Sets one fallback poll interval for both listener states. */
         public Builder pollInterval(Duration value) {
             this.pollInterval = duration(POLL_INTERVAL, value, MIN_POLL, MAX_POLL);
+            return this;
+        }
+
+        /** See {@link RelayConfig#busyPollInterval()}: zero (off) to 10 s. */
+        public Builder busyPollInterval(Duration value) {
+            this.busyPollInterval = duration(BUSY_POLL_INTERVAL, value, Duration.ZERO, MAX_BUSY_POLL);
             return this;
         }
 

@@ -22,7 +22,10 @@ import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The relay's lifecycle on a real executor, against the in-memory store; waits on latches only. */
+/**
+ * The relay's lifecycle on a real executor, against the in-memory store; waits on latches (one
+ * check that the busy poll stops sleeps through 30 of its intervals).
+ */
 class OutboxRelayTest {
 
     private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
@@ -64,6 +67,40 @@ class OutboxRelayTest {
         r.wakeUp();
         assertThat(second.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(publisher.published).extracting(OutboxMessage::aggregateId).containsExactly("o1", "o2");
+    }
+
+    @Test
+    void aDrainThatClaimedEventsIsFollowedByBusyPollsUntilOneFindsNothing() throws Exception {
+        store.insert("order", "o1", "order.created");
+        CountDownLatch both = new CountDownLatch(2);
+        AtomicInteger loops = new AtomicInteger();
+        RelayConfig config = RelayConfig.builder().name("unit").notifyEnabled(false).pollInterval(Duration.ofHours(1))
+                .busyPollInterval(Duration.ofMillis(10)).build();
+        relay = OutboxRelay.builder().config(config).store(store).executor(executor).clock(clock)
+                .publisher(publisher).listener(new RelayListener() {
+                    @Override
+                    public void published(OutboxMessage message) {
+                        if (message.aggregateId().equals("o1")) {
+                            // committed while o1's drain runs, after its claim, and nobody wakes the relay:
+                            // with an hour's fallback poll only the busy poll after this drain can find it
+                            store.insert("order", "o2", "order.created");
+                        }
+                        both.countDown();
+                    }
+
+                    @Override
+                    public void loopRan(Instant at) {
+                        loops.incrementAndGet();
+                    }
+                }).build();
+        relay.start();
+        assertThat(both.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(publisher.published).extracting(OutboxMessage::aggregateId).containsExactly("o1", "o2");
+        // The look after o2's drain finds nothing, and then the relay stops looking: 30 intervals
+        // later it has run at most that one look (a busy poll that never ended would have run ~30).
+        int afterSecond = loops.get();
+        Thread.sleep(300);
+        assertThat(loops.get() - afterSecond).isLessThanOrEqualTo(1);
     }
 
     @Test

@@ -20,6 +20,7 @@ class RelayConfigTest {
         assertThat(c.pollInterval()).isEmpty();
         assertThat(c.pollInterval(true)).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.pollInterval(false)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(c.busyPollInterval()).isEqualTo(Duration.ofMillis(10));
         assertThat(c.maxAttempts()).isEqualTo(10);
         assertThat(c.backoffInitial()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.backoffFactor()).isEqualTo(2.0);
@@ -49,6 +50,7 @@ class RelayConfigTest {
                 Map.entry("outbox.relay.batch-size", "250"),
                 Map.entry("outbox.relay.batch-max-bytes", "65536"),
                 Map.entry("outbox.relay.poll-interval", "PT30S"),
+                Map.entry("outbox.relay.busy-poll-interval", "PT0S"),
                 Map.entry("outbox.relay.max-attempts", "3"),
                 Map.entry("outbox.relay.backoff.initial", "PT0.5S"),
                 Map.entry("outbox.relay.backoff.factor", "3"),
@@ -77,6 +79,7 @@ class RelayConfigTest {
         assertThat(c.batchMaxBytes()).isEqualTo(65536);
         assertThat(c.pollInterval(true)).isEqualTo(Duration.ofSeconds(30));
         assertThat(c.pollInterval(false)).isEqualTo(Duration.ofSeconds(30));
+        assertThat(c.busyPollInterval()).isZero();
         assertThat(c.maxAttempts()).isEqualTo(3);
         assertThat(c.backoffInitial()).isEqualTo(Duration.ofMillis(500));
         assertThat(c.backoffFactor()).isEqualTo(3.0);
@@ -110,6 +113,8 @@ class RelayConfigTest {
         "outbox.relay.batch-max-bytes|4MiB|a whole number",
         "outbox.relay.poll-interval|5s|an ISO-8601 duration such as PT5S",
         "outbox.relay.poll-interval|PT0S|an ISO-8601 duration from PT0.01S to PT1H",
+        "outbox.relay.busy-poll-interval|PT11S|an ISO-8601 duration from PT0S to PT10S",
+        "outbox.relay.busy-poll-interval|-PT0.01S|an ISO-8601 duration from PT0S to PT10S",
         "outbox.relay.max-attempts|0|a whole number from 1 to 1000",
         "outbox.relay.backoff.initial|-PT1S|an ISO-8601 duration from",
         "outbox.relay.backoff.factor|0.5|a number from 1.0 to 100.0",

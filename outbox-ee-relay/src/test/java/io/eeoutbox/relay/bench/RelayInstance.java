@@ -70,9 +70,18 @@ final class RelayInstance implements AutoCloseable {
                 .build();
     }
 
-    /** The benchmark's relay settings: the library's defaults, NOTIFY as asked, a name. */
+    /**
+     * The benchmark's relay settings: the library's defaults, the recommended batch size, NOTIFY as
+     * asked, a name; {@code -Dbench.busy-poll-interval} (ISO-8601) overrides the busy-poll interval.
+     */
     static RelayConfig.Builder config(String name, boolean notify) {
-        return RelayConfig.builder().name(name).notifyEnabled(notify).batchSize(RelayConfig.RECOMMENDED_BATCH_SIZE);
+        RelayConfig.Builder b = RelayConfig.builder().name(name).notifyEnabled(notify)
+                .batchSize(RelayConfig.RECOMMENDED_BATCH_SIZE);
+        String busyPoll = System.getProperty("bench.busy-poll-interval", "");
+        if (!busyPoll.isBlank()) {
+            b.busyPollInterval(Duration.parse(busyPoll.trim()));
+        }
+        return b;
     }
 
     OutboxRelay relay() {
