@@ -167,3 +167,24 @@ SELECT pg_try_advisory_xact_lock(@lock_key::bigint)::boolean AS acquired;
 -- to its pool unchanged. Losing such a commit in a database crash only makes rows claimable again
 -- or publishes them again (at-least-once); producers' inserts never run with it.
 SELECT set_config('synchronous_commit', @value::text, true)::text AS value;
+
+-- name: RegisterOutboxWaiter :exec
+-- A relay going idle: producers notify from now on (V8). Keyed by the LISTEN connection's backend
+-- pid; registering again (the same pid) only renews the row.
+INSERT INTO outbox_relay_waiters (listener_pid, relay_name)
+VALUES (@listener_pid::int, @relay_name::varchar)
+ON CONFLICT (listener_pid) DO UPDATE SET relay_name = EXCLUDED.relay_name, since = now();
+
+-- name: UnregisterOutboxWaiter :execrows
+-- A busy relay (or one that stops, or whose LISTEN connection was replaced) needs no notification.
+DELETE FROM outbox_relay_waiters WHERE listener_pid = @listener_pid::int;
+
+-- name: TryOutboxQuiesce :one
+-- After registering: true when no producer that may have read the waiters before the registration
+-- is still open, so one more look finds all their rows (see V8). Never waits.
+SELECT outbox_try_quiesce()::boolean AS quiet;
+
+-- name: DeleteStaleOutboxWaiters :execrows
+-- Registrations whose LISTEN connection is gone (a relay crashed while registered).
+DELETE FROM outbox_relay_waiters w
+WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = w.listener_pid);

@@ -9,6 +9,7 @@ import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.jpa.generated.OutboxStatsRow;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresParams;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresRow;
+import io.eeoutbox.jpa.generated.RegisterOutboxWaiterParams;
 import io.eeoutbox.jpa.generated.ReleaseOutboxClaimParams;
 import io.eeoutbox.jpa.generated.RetryOutboxDeadLettersParams;
 import java.sql.Connection;
@@ -99,6 +100,34 @@ public final class JdbcOutboxStore implements OutboxStore {
             } finally {
                 c.setAutoCommit(autoCommit);
             }
+        }
+    }
+
+    @Override
+    public void registerWaiter(int listenerPid, String relayName) throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            new OutboxEventJdbc(c).registerOutboxWaiter(new RegisterOutboxWaiterParams(listenerPid, relayName));
+        }
+    }
+
+    @Override
+    public boolean unregisterWaiter(int listenerPid) throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            return new OutboxEventJdbc(c).unregisterOutboxWaiter(listenerPid) > 0;
+        }
+    }
+
+    @Override
+    public boolean tryQuiesce() throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            return new OutboxEventJdbc(c).tryOutboxQuiesce().orElse(Boolean.FALSE);
+        }
+    }
+
+    @Override
+    public int deleteStaleWaiters() throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            return new OutboxEventJdbc(c).deleteStaleOutboxWaiters();
         }
     }
 

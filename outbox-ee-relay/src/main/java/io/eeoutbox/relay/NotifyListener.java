@@ -55,6 +55,7 @@ public final class NotifyListener {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean listening;
+    private volatile int backendPid; // of the LISTEN connection, 0 while not listening
     private Thread thread;
 
     public NotifyListener(String relayName, String channel, ConnectionSource source, ThreadFactory threadFactory,
@@ -102,6 +103,11 @@ public final class NotifyListener {
         return listening;
     }
 
+    /** The LISTEN connection's backend process id, or 0 while not listening. */
+    public int backendPid() {
+        return listening ? backendPid : 0;
+    }
+
     private boolean isStopped() {
         return stopped.getCount() == 0;
     }
@@ -119,6 +125,7 @@ public final class NotifyListener {
                     try (Statement s = connection.createStatement()) {
                         s.execute("LISTEN " + channel);
                     }
+                    backendPid = pg.getBackendPID();
                     setListening(true);
                     if (failures > 0) {
                         int f = failures;
@@ -179,6 +186,9 @@ public final class NotifyListener {
     }
 
     private void setListening(boolean value) {
+        if (!value) {
+            backendPid = 0;
+        }
         if (listening != value) {
             listening = value;
             try {

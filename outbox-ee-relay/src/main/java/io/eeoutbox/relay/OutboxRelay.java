@@ -33,7 +33,8 @@ import javax.sql.DataSource;
  * fallback poll; wake-ups that arrive while a drain is pending or running coalesce into at most one
  * more drain. A drain that claimed events is followed by another after the busy-poll interval, and so
  * on until one finds nothing, so a steady stream of events does not wait on notifications (which
- * PostgreSQL and PgJDBC deliver in bunches under load). When the database fails, the failure is logged once per streak, reported to the
+ * PostgreSQL and PgJDBC deliver in bunches under load); with schema V8 a busy relay also tells
+ * producers that they need not notify it ({@link WaiterRegistration}). When the database fails, the failure is logged once per streak, reported to the
  * listener, and the relay tries again at the next poll, by itself, until the database is back.
  *
  * <p>{@link #stop(Duration)} claims nothing new; the batch in flight is completed (its published rows
@@ -55,6 +56,7 @@ public final class OutboxRelay {
     private final DrainLoop drainLoop;
     private final OutboxCleaner cleaner;
     private final NotifyListener notifyListener; // null when notify is off
+    private final WaiterRegistration waiters;
     private final LongSupplier nanoTime;
 
     private final AtomicBoolean started = new AtomicBoolean();
@@ -107,6 +109,8 @@ public final class OutboxRelay {
         } else {
             this.notifyListener = null;
         }
+        this.waiters = new WaiterRegistration(store, config.name(),
+                () -> notifyListener == null ? 0 : notifyListener.backendPid(), config.busyPollInterval());
     }
 
     private static NotifyListener.ConnectionSource defaultNotifySource(RelayConfig config, DataSource dataSource) {
@@ -137,6 +141,13 @@ public final class OutboxRelay {
             LOG.warning(() -> "relay " + config.name() + ": NOTIFY is enabled but no connection source is available; polling only");
         }
         lastDrainEndNanos = nanoTime.getAsLong();
+        if (notifyListener != null) {
+            try {
+                executor.execute(waiters::deleteStale);
+            } catch (RejectedExecutionException e) {
+                LOG.log(Level.FINE, "relay " + config.name() + ": the executor refused the start-up cleanup of registrations", e);
+            }
+        }
         schedulePoll(config.pollInterval(isListening()));
         long cleanupMillis = config.cleanupInterval().toMillis();
         long initialCleanup = Math.min(cleanupMillis, TimeUnit.MINUTES.toMillis(1));
@@ -144,6 +155,7 @@ public final class OutboxRelay {
             cleanupFuture = executor.scheduleWithFixedDelay(() -> {
                 if (!stopping) {
                     cleaner.runScheduled(config.retention());
+                    waiters.deleteStale();
                 }
             }, initialCleanup, cleanupMillis, TimeUnit.MILLISECONDS);
         }
@@ -179,6 +191,7 @@ public final class OutboxRelay {
             Thread.currentThread().interrupt();
             idle = trigger.isIdle();
         }
+        waiters.close();
         if (idle) {
             LOG.info(() -> "relay " + config.name() + " stopped");
         } else {
@@ -280,8 +293,9 @@ public final class OutboxRelay {
         }
         try {
             int claimed = drainLoop.drain();
-            if (claimed > 0) {
-                scheduleFollowUp();
+            Duration next = waiters.afterDrain(claimed);
+            if (next != null) {
+                scheduleFollowUp(next);
             }
             int failures = errorStreak.getAndSet(0);
             if (failures > 0) {
@@ -303,10 +317,20 @@ public final class OutboxRelay {
         }
     }
 
-    /** After a drain that claimed events: look again after the busy-poll interval (see {@link RelayConfig#busyPollInterval()}). */
-    private void scheduleFollowUp() {
-        long delayNanos = config.busyPollInterval().toNanos();
-        if (delayNanos == 0 || stopping || !followUpPending.compareAndSet(false, true)) {
+    /**
+     * Looks again after {@code delay} (see {@link RelayConfig#busyPollInterval()} and
+     * {@link WaiterRegistration}); at most one delayed look is pending at a time.
+     */
+    private void scheduleFollowUp(Duration delay) {
+        long delayNanos = delay.toNanos();
+        if (stopping) {
+            return;
+        }
+        if (delayNanos == 0) {
+            request();
+            return;
+        }
+        if (!followUpPending.compareAndSet(false, true)) {
             return;
         }
         try {

@@ -2,6 +2,7 @@ package io.eeoutbox.relay;
 
 import io.eeoutbox.OutboxMessage;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -34,6 +35,29 @@ public interface OutboxStore {
      * @return how many rows were deleted, or empty when another relay holds the lock
      */
     OptionalInt cleanupBatch(long lockKey, Instant processedBefore, int batchSize) throws SQLException;
+
+    // --- NOTIFY waiters (V8, see WaiterRegistration) ----------------------------------------
+    // A store without them (the defaults) makes the relay leave producers notifying on every insert.
+
+    /** Registers the LISTEN connection {@code listenerPid} as waiting: producers notify from now on. */
+    default void registerWaiter(int listenerPid, String relayName) throws SQLException {
+        throw new SQLFeatureNotSupportedException("this store keeps no NOTIFY waiters");
+    }
+
+    /** Removes that registration; returns whether there was one. */
+    default boolean unregisterWaiter(int listenerPid) throws SQLException {
+        throw new SQLFeatureNotSupportedException("this store keeps no NOTIFY waiters");
+    }
+
+    /** True when no producer transaction that inserted outbox rows is open at this instant; never waits. */
+    default boolean tryQuiesce() throws SQLException {
+        throw new SQLFeatureNotSupportedException("this store keeps no NOTIFY waiters");
+    }
+
+    /** Deletes registrations whose LISTEN connection is gone; returns how many. */
+    default int deleteStaleWaiters() throws SQLException {
+        throw new SQLFeatureNotSupportedException("this store keeps no NOTIFY waiters");
+    }
 
     /** The statements of one drain. Not thread-safe: one drain uses it on one thread. */
     interface Session extends AutoCloseable {

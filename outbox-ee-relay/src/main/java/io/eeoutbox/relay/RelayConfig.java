@@ -311,7 +311,9 @@ public final class RelayConfig {
      * fallback poll. While events keep coming, their publish latency so depends on this interval and
      * not on how promptly notifications arrive (under heavy load PostgreSQL and PgJDBC deliver them in
      * bunches, hundreds of milliseconds apart: see the README). It costs one claim that finds nothing
-     * per burst of events; an idle relay sends no extra query. Zero: off, wake-ups only.
+     * per burst of events; an idle relay sends no extra query. With schema V8, a relay whose busy look
+     * finds events again also tells producers to stop notifying until it is idle again. Zero: off,
+     * wake-ups only (and producers notify on every insert while the relay is registered).
      */
     public Duration busyPollInterval() {
         return busyPollInterval;

@@ -217,7 +217,8 @@ public final class TestDatabase {
                 "V4__processed_events.sql",
                 "V5__outbox_notify_trigger.sql",
                 "V6__outbox_complete_and_claim.sql",
-                "V7__outbox_claim_byte_budget.sql"));
+                "V7__outbox_claim_byte_budget.sql",
+                "V8__outbox_notify_waiters.sql"));
         return files;
     }
 

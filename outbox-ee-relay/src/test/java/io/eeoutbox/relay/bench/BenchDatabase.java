@@ -90,7 +90,7 @@ final class BenchDatabase implements AutoCloseable {
 
     /** Empties the outbox and the business table; then vacuums, so every run starts alike. */
     void reset() {
-        db.execute("TRUNCATE outbox_events, test_orders");
+        db.execute("TRUNCATE outbox_events, test_orders, outbox_relay_waiters");
         settle();
     }
 

@@ -19,9 +19,11 @@ import org.postgresql.PGConnection;
  * With NOTIFY on, the LISTEN connection's waiting for notifications costs no query. The target is at
  * most one query per fallback-poll interval.
  *
- * <p>Trigger: producers (order + event, 2 and 8 clients) with the insert trigger on and off, on and
- * off alternating from run to run; with the trigger on, a LISTEN connection reads the notifications,
- * as a relay's would.
+ * <p>Trigger: producers (order + event, 2 and 8 clients) with the insert trigger off, on while a relay
+ * waits for notifications (registered as V8 has it: every commit notifies), and on while none waits
+ * (relays busy: the trigger only takes its shared lock and reads the empty waiters table), in an order
+ * rotated from run to run; with the trigger on, a LISTEN connection reads the notifications, as a
+ * relay's would.
  */
 final class IdleSection {
 
@@ -79,47 +81,64 @@ final class IdleSection {
         }
     }
 
+    /** The trigger's states measured: off, on with a relay waiting for notifications, on with none. */
+    private enum Trigger {
+        OFF("trigger off"),
+        WAITING("trigger on, a relay waiting (every commit notifies)"),
+        BUSY("trigger on, no relay waiting (relays busy: no commit notifies)");
+
+        final String label;
+
+        Trigger(String label) {
+            this.label = label;
+        }
+    }
+
     private static void triggerPrice(BenchContext ctx) throws Exception {
         BenchSettings s = ctx.settings;
         Producers producers = ctx.producers();
         for (int clients : CLIENTS) {
-            List<Double> on = new ArrayList<>();
-            List<Double> off = new ArrayList<>();
-            List<Double> onP50 = new ArrayList<>();
-            List<Double> offP50 = new ArrayList<>();
-            List<Double> ratio = new ArrayList<>();
+            Map<Trigger, List<Double>> throughput = new java.util.EnumMap<>(Trigger.class);
+            Map<Trigger, List<Double>> p50 = new java.util.EnumMap<>(Trigger.class);
+            for (Trigger t : Trigger.values()) {
+                throughput.put(t, new ArrayList<>());
+                p50.put(t, new ArrayList<>());
+            }
+            List<Double> ratioWaiting = new ArrayList<>();
+            List<Double> ratioBusy = new ArrayList<>();
             for (int r = 0; r < s.runs(); r++) {
-                double tOn = 0;
-                double tOff = 0;
-                boolean[] order = r % 2 == 0 ? new boolean[] {true, false} : new boolean[] {false, true};
-                for (boolean trigger : order) {
+                // Rotate the order from run to run, so that no state always runs first.
+                List<Trigger> order = new ArrayList<>(List.of(Trigger.values()));
+                java.util.Collections.rotate(order, r);
+                Map<Trigger, Double> run = new java.util.EnumMap<>(Trigger.class);
+                for (Trigger trigger : order) {
                     ctx.db.reset();
-                    ctx.db.notifyTrigger(trigger);
-                    try (Listener listener = trigger ? new Listener(ctx.db) : null) {
+                    ctx.db.notifyTrigger(trigger != Trigger.OFF);
+                    try (Listener listener = trigger != Trigger.OFF ? new Listener(ctx.db, trigger == Trigger.WAITING) : null) {
                         Producers.Outcome o = producers.closedLoop(clients, Producers.Work.OUTBOX, ctx.millis(s.writeWarmupMs()),
                                 ctx.millis(s.writeMeasureMs()));
-                        if (trigger) {
-                            tOn = o.perSecond();
-                            on.add(tOn);
-                            onP50.add(Samples.percentileMillis(o.latencies(), 50));
-                        } else {
-                            tOff = o.perSecond();
-                            off.add(tOff);
-                            offP50.add(Samples.percentileMillis(o.latencies(), 50));
-                        }
+                        run.put(trigger, o.perSecond());
+                        throughput.get(trigger).add(o.perSecond());
+                        p50.get(trigger).add(Samples.percentileMillis(o.latencies(), 50));
                     } finally {
                         ctx.db.notifyTrigger(false);
                     }
                 }
-                ratio.add(tOn / tOff);
-                BenchContext.log(String.format(Locale.ROOT, "NOTIFY trigger, %d clients, run %d/%d: on %.0f tx/s, off %.0f tx/s",
-                        clients, r + 1, s.runs(), tOn, tOff));
+                ratioWaiting.add(run.get(Trigger.WAITING) / run.get(Trigger.OFF));
+                ratioBusy.add(run.get(Trigger.BUSY) / run.get(Trigger.OFF));
+                BenchContext.log(String.format(Locale.ROOT,
+                        "NOTIFY trigger, %d clients, run %d/%d: off %.0f tx/s, on with a relay waiting %.0f tx/s, on with none %.0f tx/s",
+                        clients, r + 1, s.runs(), run.get(Trigger.OFF), run.get(Trigger.WAITING), run.get(Trigger.BUSY)));
             }
-            ctx.results.figure(SECTION, "producers, " + clients + " clients, trigger off", "throughput", "tx/s", off);
-            ctx.results.figure(SECTION, "producers, " + clients + " clients, trigger off", "p50", "ms", offP50);
-            ctx.results.figure(SECTION, "producers, " + clients + " clients, trigger on", "throughput", "tx/s", on);
-            ctx.results.figure(SECTION, "producers, " + clients + " clients, trigger on", "p50", "ms", onP50);
-            ctx.results.figure(SECTION, "producers, " + clients + " clients, ratio on / off", "throughput", "x", ratio);
+            for (Trigger t : Trigger.values()) {
+                ctx.results.figure(SECTION, "producers, " + clients + " clients, " + t.label, "throughput", "tx/s",
+                        throughput.get(t));
+                ctx.results.figure(SECTION, "producers, " + clients + " clients, " + t.label, "p50", "ms", p50.get(t));
+            }
+            ctx.results.figure(SECTION, "producers, " + clients + " clients, ratio on (a relay waiting) / off", "throughput",
+                    "x", ratioWaiting);
+            ctx.results.figure(SECTION, "producers, " + clients + " clients, ratio on (no relay waiting) / off", "throughput",
+                    "x", ratioBusy);
         }
     }
 
@@ -129,10 +148,14 @@ final class IdleSection {
         private final Thread thread;
         private volatile boolean running = true;
 
-        Listener(BenchDatabase db) throws SQLException {
+        /** @param registered whether it registers as a waiting relay does (schema V8), so that producers notify */
+        Listener(BenchDatabase db, boolean registered) throws SQLException {
             connection = db.db().connect();
             try (Statement st = connection.createStatement()) {
                 st.execute("LISTEN outbox_event");
+                if (registered) {
+                    st.execute("INSERT INTO outbox_relay_waiters (listener_pid, relay_name) VALUES (pg_backend_pid(), 'bench')");
+                }
             }
             PGConnection pg = connection.unwrap(PGConnection.class);
             thread = new Thread(() -> {
@@ -154,6 +177,9 @@ final class IdleSection {
         public void close() throws Exception {
             running = false;
             thread.join(2_000);
+            try (Statement st = connection.createStatement()) {
+                st.execute("DELETE FROM outbox_relay_waiters WHERE listener_pid = pg_backend_pid()");
+            }
             connection.close();
         }
     }

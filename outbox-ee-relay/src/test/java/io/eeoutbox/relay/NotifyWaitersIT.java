@@ -1,0 +1,189 @@
+package io.eeoutbox.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
+import io.eeoutbox.jpa.generated.OutboxEventJdbc;
+import io.eeoutbox.spi.RelayListener;
+import io.eeoutbox.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * Schema V8 with real relays: producers notify only while a relay waits for it, and no event is
+ * missed when a relay goes idle while a producer is between its insert and its commit.
+ */
+class NotifyWaitersIT {
+
+    /** Longer than any test: only a wake-up or the relay's own looks can find an event. */
+    private static final Duration POLL = Duration.ofHours(1);
+
+    private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
+    private final Set<UUID> published = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger looks = new AtomicInteger();
+    private TestDatabase.Db db;
+    private OutboxRelay relay;
+
+    @BeforeEach
+    void setUp() {
+        db = TestDatabase.get().createDatabase("relay_waiters_it", true);
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (relay != null) {
+            relay.stop(Duration.ofSeconds(10));
+        }
+        executor.shutdownNow();
+    }
+
+    private OutboxRelay startRelay(String name) throws InterruptedException {
+        relay = OutboxRelay.builder()
+                .config(RelayIt.config(name).notifyEnabled(true).pollInterval(POLL).busyPollInterval(Duration.ofMillis(10))
+                        .build())
+                .dataSource(db.dataSource()).executor(executor).publisher(new RecordingPublisher())
+                .listener(new RelayListener() {
+                    @Override
+                    public void published(OutboxMessage message) {
+                        published.add(message.id());
+                    }
+
+                    @Override
+                    public void loopRan(Instant at) {
+                        looks.incrementAndGet();
+                    }
+                }).build();
+        relay.start();
+        RelayIt.await(Duration.ofSeconds(10), "the relay listens", relay::isListening);
+        return relay;
+    }
+
+    private long waiters() {
+        return db.queryLong("SELECT count(*) FROM outbox_relay_waiters");
+    }
+
+    @Test
+    void producersNotifyOnlyWhileARelayIsRegistered() throws Exception {
+        try (Connection listen = db.connect()) {
+            try (Statement s = listen.createStatement()) {
+                s.execute("LISTEN outbox_event");
+            }
+            PGConnection pg = listen.unwrap(PGConnection.class);
+
+            RelayIt.write(db, List.of(new RelayIt.Event("order", "o1", "order.created")), true);
+            assertThat(notifications(pg, 500)).as("nobody registered: no notification").isZero();
+
+            db.execute("INSERT INTO outbox_relay_waiters (listener_pid, relay_name) VALUES (" + pg.getBackendPID()
+                    + ", 'test')");
+            RelayIt.write(db, List.of(new RelayIt.Event("order", "o2", "order.created")), true);
+            assertThat(notifications(pg, 5000)).as("a relay registered: notified").isEqualTo(1);
+
+            db.execute("DELETE FROM outbox_relay_waiters");
+            try (Connection c = db.connect()) {
+                c.setAutoCommit(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+                insert(c, "o3");
+                c.commit();
+            }
+            assertThat(notifications(pg, 5000)).as("a REPEATABLE READ producer always notifies").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anEventOfAProducerThatMissedTheRegistrationIsPublishedAtOnceAfterItsCommit() throws Exception {
+        try (Connection producer = db.connect()) {
+            producer.setAutoCommit(false);
+            // Inserted while no relay is registered: this producer's trigger decides not to notify.
+            UUID early = insert(producer, "early");
+
+            startRelay("waiters-race");
+            // The relay finds nothing committed, registers, and cannot quiesce while the producer is open.
+            RelayIt.await(Duration.ofSeconds(10), "the relay registers", () -> waiters() == 1);
+            // It keeps looking (a relay that trusted notifications now would stop after one look).
+            int looked = looks.get();
+            RelayIt.await(Duration.ofSeconds(5), "the relay keeps looking while the producer is open",
+                    () -> looks.get() >= looked + 3);
+
+            producer.commit();
+            // No notification comes for it and the fallback poll is an hour away: only the retried
+            // quiesce and the look after it can find the event.
+            RelayIt.await(Duration.ofSeconds(5), "the early event is published", () -> published.contains(early));
+        }
+        // Idle again, it stays registered (NotifyWakeupIT shows a notification waking such a relay).
+        RelayIt.await(Duration.ofSeconds(5), "the idle relay is registered", () -> waiters() == 1);
+    }
+
+    @Test
+    void aRelayThatKeepsFindingEventsWithdrawsItsRegistrationAndRenewsItWhenIdle() throws Exception {
+        startRelay("waiters-busy");
+        RelayIt.await(Duration.ofSeconds(10), "the relay registers", () -> waiters() == 1);
+
+        AtomicBoolean producing = new AtomicBoolean(true);
+        Set<UUID> written = ConcurrentHashMap.newKeySet();
+        Thread producer = new Thread(() -> {
+            while (producing.get()) {
+                written.addAll(RelayIt.write(db, List.of(new RelayIt.Event("order", "busy", "order.created")), true));
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        producer.start();
+        try {
+            RelayIt.await(Duration.ofSeconds(10), "the busy relay withdraws its registration", () -> waiters() == 0);
+        } finally {
+            producing.set(false);
+            producer.join();
+        }
+        RelayIt.await(Duration.ofSeconds(10), "all events are published", () -> published.containsAll(written));
+        RelayIt.await(Duration.ofSeconds(10), "the idle relay registers again", () -> waiters() == 1);
+
+        relay.stop(Duration.ofSeconds(10));
+        assertThat(waiters()).as("a stopped relay withdraws its registration").isZero();
+    }
+
+    @Test
+    void registrationsOfConnectionsThatAreGoneAreDeletedWhenARelayStarts() throws Exception {
+        // A backend pid that cannot be alive: pids are positive and far below this.
+        db.execute("INSERT INTO outbox_relay_waiters (listener_pid, relay_name) VALUES (2000000000, 'crashed')");
+        startRelay("waiters-stale");
+        RelayIt.await(Duration.ofSeconds(10), "the stale registration is gone",
+                () -> db.queryLong("SELECT count(*) FROM outbox_relay_waiters WHERE relay_name = 'crashed'") == 0);
+    }
+
+    private static UUID insert(Connection c, String aggregateId) throws SQLException {
+        UUID id = UUID.randomUUID();
+        new OutboxEventJdbc(c).insertOutboxEvent(new InsertOutboxEventParams(id, "order", aggregateId, "order.created", "{}"));
+        return id;
+    }
+
+    /** Notifications received within {@code millis}. */
+    private static int notifications(PGConnection pg, int millis) throws SQLException {
+        long end = System.nanoTime() + millis * 1_000_000L;
+        int n = 0;
+        while (System.nanoTime() < end && n == 0) {
+            PGNotification[] got = pg.getNotifications(100);
+            n += got == null ? 0 : got.length;
+        }
+        return n;
+    }
+}
