@@ -28,7 +28,8 @@ import java.util.logging.Logger;
  * and the relay waits for its fallback poll or an in-JVM wake-up. When the store has no waiters
  * (schema V8 not applied), the relay says so once and producers notify on every insert (V5).
  *
- * <p>Used by one drain at a time (the relay's drains never overlap), so it keeps no locks.
+ * <p>Used by one drain at a time (the relay's drains never overlap), so it keeps no locks;
+ * {@link #deleteStale()} (start-up, cleanup) only reads the store and logs.
  */
 final class WaiterRegistration {
 
@@ -133,9 +134,8 @@ final class WaiterRegistration {
                         + " NOTIFY registrations of relays whose LISTEN connection is gone");
             }
         } catch (SQLException e) {
-            if (isUnsupported(e)) {
-                markUnsupported(e);
-            } else {
+            // Without V8 there is nothing to delete; a drain finds that out and says so (on its own thread).
+            if (!isUnsupported(e)) {
                 LOG.log(Level.FINE, "relay " + relayName + ": could not delete stale NOTIFY registrations", e);
             }
         }
