@@ -168,23 +168,40 @@ SELECT pg_try_advisory_xact_lock(@lock_key::bigint)::boolean AS acquired;
 -- or publishes them again (at-least-once); producers' inserts never run with it.
 SELECT set_config('synchronous_commit', @value::text, true)::text AS value;
 
+-- name: OutboxListenerIdentity :one
+-- Run on a relay's LISTEN connection: the backend that will receive the notifications, as
+-- pg_stat_activity names it (V8 registrations; a pooler in between cannot substitute its own pid).
+SELECT pid::int AS listener_pid, backend_start::timestamptz AS listener_start
+FROM pg_stat_activity
+WHERE pid = pg_backend_pid();
+
 -- name: RegisterOutboxWaiter :exec
--- A relay going idle: producers notify from now on (V8). Keyed by the LISTEN connection's backend
--- pid; registering again (the same pid) only renews the row.
-INSERT INTO outbox_relay_waiters (listener_pid, relay_name)
-VALUES (@listener_pid::int, @relay_name::varchar)
-ON CONFLICT (listener_pid) DO UPDATE SET relay_name = EXCLUDED.relay_name, since = now();
+-- A relay going idle: producers notify from now on (V8). Registering again (the same pid) only
+-- renews the row.
+INSERT INTO outbox_relay_waiters (listener_pid, listener_start, relay_name)
+VALUES (@listener_pid::int, @listener_start::timestamptz, @relay_name::varchar)
+ON CONFLICT (listener_pid) DO UPDATE
+SET listener_start = EXCLUDED.listener_start, relay_name = EXCLUDED.relay_name, since = now();
+
+-- name: RenewOutboxWaiter :execrows
+-- A waiting relay checks (at each cleanup) that its registration is still there; 0: register again.
+UPDATE outbox_relay_waiters SET since = now()
+WHERE listener_pid = @listener_pid::int AND listener_start = @listener_start::timestamptz;
 
 -- name: UnregisterOutboxWaiter :execrows
 -- A busy relay (or one that stops, or whose LISTEN connection was replaced) needs no notification.
-DELETE FROM outbox_relay_waiters WHERE listener_pid = @listener_pid::int;
+DELETE FROM outbox_relay_waiters
+WHERE listener_pid = @listener_pid::int AND listener_start = @listener_start::timestamptz;
 
 -- name: TryOutboxQuiesce :one
 -- After registering: true when no producer that may have read the waiters before the registration
--- is still open, so one more look finds all their rows (see V8). Never waits.
+-- is still open, so one more look finds all their rows (see V8). Never waits. Autocommit only: the
+-- lock it takes is released when this statement's transaction ends.
 SELECT outbox_try_quiesce()::boolean AS quiet;
 
 -- name: DeleteStaleOutboxWaiters :execrows
--- Registrations whose LISTEN connection is gone (a relay crashed while registered).
+-- Registrations whose LISTEN connection is gone (a relay crashed while registered); a pid reused by
+-- another backend does not keep a row alive (its start time differs).
 DELETE FROM outbox_relay_waiters w
-WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.pid = w.listener_pid);
+WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity a
+                  WHERE a.pid = w.listener_pid AND a.backend_start = w.listener_start);

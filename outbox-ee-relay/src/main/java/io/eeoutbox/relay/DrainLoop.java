@@ -131,6 +131,11 @@ final class DrainLoop {
         return until != null && now.isBefore(until);
     }
 
+    /** When the hold of {@link #holdsForBroker} ends, or null when there is none. */
+    Instant brokerHoldUntil() {
+        return brokerRetryAt;
+    }
+
     /**
      * A batch that was published whole and whose completion rides on the next claim; {@link #done}
      * reports it once its rows are marked (or deleted).

@@ -10,8 +10,10 @@ import io.eeoutbox.jpa.generated.OutboxStatsRow;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresParams;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresRow;
 import io.eeoutbox.jpa.generated.RegisterOutboxWaiterParams;
+import io.eeoutbox.jpa.generated.RenewOutboxWaiterParams;
 import io.eeoutbox.jpa.generated.ReleaseOutboxClaimParams;
 import io.eeoutbox.jpa.generated.RetryOutboxDeadLettersParams;
+import io.eeoutbox.jpa.generated.UnregisterOutboxWaiterParams;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -104,19 +106,29 @@ public final class JdbcOutboxStore implements OutboxStore {
     }
 
     @Override
-    public void registerWaiter(int listenerPid, String relayName) throws SQLException {
+    public void registerWaiter(ListenerId listener, String relayName) throws SQLException {
         try (Connection c = autocommit(dataSource.getConnection())) {
-            new OutboxEventJdbc(c).registerOutboxWaiter(new RegisterOutboxWaiterParams(listenerPid, relayName));
+            new OutboxEventJdbc(c).registerOutboxWaiter(
+                    new RegisterOutboxWaiterParams(listener.pid(), listener.start(), relayName));
         }
     }
 
     @Override
-    public boolean unregisterWaiter(int listenerPid) throws SQLException {
+    public boolean renewWaiter(ListenerId listener) throws SQLException {
         try (Connection c = autocommit(dataSource.getConnection())) {
-            return new OutboxEventJdbc(c).unregisterOutboxWaiter(listenerPid) > 0;
+            return new OutboxEventJdbc(c).renewOutboxWaiter(new RenewOutboxWaiterParams(listener.pid(), listener.start())) > 0;
         }
     }
 
+    @Override
+    public boolean unregisterWaiter(ListenerId listener) throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            return new OutboxEventJdbc(c).unregisterOutboxWaiter(
+                    new UnregisterOutboxWaiterParams(listener.pid(), listener.start())) > 0;
+        }
+    }
+
+    /** Autocommit: the lock the statement takes ends with it (see {@code TryOutboxQuiesce}). */
     @Override
     public boolean tryQuiesce() throws SQLException {
         try (Connection c = autocommit(dataSource.getConnection())) {

@@ -1,5 +1,6 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -55,7 +56,7 @@ public final class NotifyListener {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
     private volatile boolean listening;
-    private volatile int backendPid; // of the LISTEN connection, 0 while not listening
+    private volatile ListenerId identity; // of the LISTEN connection; null while not listening or unknown
     private Thread thread;
 
     public NotifyListener(String relayName, String channel, ConnectionSource source, ThreadFactory threadFactory,
@@ -103,9 +104,23 @@ public final class NotifyListener {
         return listening;
     }
 
-    /** The LISTEN connection's backend process id, or 0 while not listening. */
-    public int backendPid() {
-        return listening ? backendPid : 0;
+    /** The LISTEN connection's backend, or null while not listening (or when it could not be read). */
+    public ListenerId identity() {
+        return listening ? identity : null;
+    }
+
+    /** Reads the backend's name on the LISTEN connection itself (a pooler may report a pid of its own). */
+    private ListenerId identify(Connection connection) {
+        try {
+            return new OutboxEventJdbc(connection).outboxListenerIdentity()
+                    .map(row -> new ListenerId(row.listenerPid(), row.listenerStart()))
+                    .orElse(null);
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.WARNING, "relay " + relayName + ": cannot read the LISTEN connection's backend from"
+                    + " pg_stat_activity; this relay does not register for notifications (schema V8), so producers"
+                    + " notify it only while another relay waits", e);
+            return null;
+        }
     }
 
     private boolean isStopped() {
@@ -125,7 +140,7 @@ public final class NotifyListener {
                     try (Statement s = connection.createStatement()) {
                         s.execute("LISTEN " + channel);
                     }
-                    backendPid = pg.getBackendPID();
+                    identity = identify(connection);
                     setListening(true);
                     if (failures > 0) {
                         int f = failures;
@@ -187,7 +202,7 @@ public final class NotifyListener {
 
     private void setListening(boolean value) {
         if (!value) {
-            backendPid = 0;
+            identity = null;
         }
         if (listening != value) {
             listening = value;

@@ -64,12 +64,12 @@ public final class OutboxRelay {
     /** Set by {@link #runNow()}: the next drain runs even while the relay waits out a broker outage. */
     private final AtomicBoolean ignoreBrokerHold = new AtomicBoolean();
     private final AtomicInteger errorStreak = new AtomicInteger();
-    /** A busy-poll follow-up is scheduled and has not run yet (at most one at a time). */
-    private final AtomicBoolean followUpPending = new AtomicBoolean();
     private volatile boolean stopping;
     private volatile boolean paused;
     private volatile long lastDrainEndNanos;
     private volatile long errorRetryAtNanos;
+    private ScheduledFuture<?> followUp; // guarded by this: the one pending delayed look
+    private long followUpDueNanos; // guarded by this
     private ScheduledFuture<?> pollFuture;
     private ScheduledFuture<?> cleanupFuture;
 
@@ -110,7 +110,7 @@ public final class OutboxRelay {
             this.notifyListener = null;
         }
         this.waiters = new WaiterRegistration(store, config.name(),
-                () -> notifyListener == null ? 0 : notifyListener.backendPid(), config.busyPollInterval());
+                () -> notifyListener == null ? null : notifyListener.identity(), config.busyPollInterval(), nanoTime);
     }
 
     private static NotifyListener.ConnectionSource defaultNotifySource(RelayConfig config, DataSource dataSource) {
@@ -156,6 +156,7 @@ public final class OutboxRelay {
                 if (!stopping) {
                     cleaner.runScheduled(config.retention());
                     waiters.deleteStale();
+                    waiters.renewAtNextDrain();
                 }
             }, initialCleanup, cleanupMillis, TimeUnit.MILLISECONDS);
         }
@@ -176,6 +177,9 @@ public final class OutboxRelay {
         synchronized (this) {
             if (pollFuture != null) {
                 pollFuture.cancel(false);
+            }
+            if (followUp != null) {
+                followUp.cancel(false);
             }
             if (cleanupFuture != null) {
                 cleanupFuture.cancel(false);
@@ -289,6 +293,12 @@ public final class OutboxRelay {
         counters.loopRan(at); // also while waiting out a broker outage: the loop is alive (liveness)
         listener.loopRan(at);
         if (!ignoreHold && drainLoop.holdsForBroker(at)) {
+            // Look again when the hold ends: a relay that was busy when the broker failed is not
+            // registered for notifications (V8), so none would wake it then.
+            Instant until = drainLoop.brokerHoldUntil();
+            if (until != null) {
+                scheduleFollowUp(Duration.between(at, until).plusMillis(1));
+            }
             return; // the broker was unreachable; the poll or a wake-up after the deferral's end tries again
         }
         try {
@@ -319,27 +329,31 @@ public final class OutboxRelay {
 
     /**
      * Looks again after {@code delay} (see {@link RelayConfig#busyPollInterval()} and
-     * {@link WaiterRegistration}); at most one delayed look is pending at a time.
+     * {@link WaiterRegistration}); at most one delayed look is pending, the earliest asked for.
      */
     private void scheduleFollowUp(Duration delay) {
-        long delayNanos = delay.toNanos();
         if (stopping) {
             return;
         }
-        if (delayNanos == 0) {
+        if (delay.isZero() || delay.isNegative()) {
             request();
             return;
         }
-        if (!followUpPending.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            executor.schedule(() -> {
-                followUpPending.set(false);
-                wakeUp();
-            }, delayNanos, TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException e) {
-            followUpPending.set(false); // shutting down; the poll or the next wake-up covers it
+        long delayNanos = delay.toNanos();
+        long due = System.nanoTime() + delayNanos;
+        synchronized (this) {
+            if (followUp != null && !followUp.isDone() && followUpDueNanos - due <= 0) {
+                return; // an earlier look is already scheduled
+            }
+            if (followUp != null) {
+                followUp.cancel(false);
+            }
+            followUpDueNanos = due;
+            try {
+                followUp = executor.schedule(this::wakeUp, delayNanos, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                followUp = null; // shutting down; the poll or the next wake-up covers it
+            }
         }
     }
 

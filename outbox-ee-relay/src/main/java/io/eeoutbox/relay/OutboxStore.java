@@ -37,26 +37,35 @@ public interface OutboxStore {
     OptionalInt cleanupBatch(long lockKey, Instant processedBefore, int batchSize) throws SQLException;
 
     // --- NOTIFY waiters (V8, see WaiterRegistration) ----------------------------------------
-    // A store without them (the defaults) makes the relay leave producers notifying on every insert.
+    // A store without them (these defaults) leaves producers notifying on every insert, as with V5.
 
-    /** Registers the LISTEN connection {@code listenerPid} as waiting: producers notify from now on. */
-    default void registerWaiter(int listenerPid, String relayName) throws SQLException {
-        throw new SQLFeatureNotSupportedException("this store keeps no NOTIFY waiters");
+    /** Registers the LISTEN connection {@code listener} as waiting: producers notify from now on. */
+    default void registerWaiter(ListenerId listener, String relayName) throws SQLException {
+        throw noWaiters();
+    }
+
+    /** Renews that registration; false when it is gone (deleted by someone). */
+    default boolean renewWaiter(ListenerId listener) throws SQLException {
+        throw noWaiters();
     }
 
     /** Removes that registration; returns whether there was one. */
-    default boolean unregisterWaiter(int listenerPid) throws SQLException {
-        throw new SQLFeatureNotSupportedException("this store keeps no NOTIFY waiters");
+    default boolean unregisterWaiter(ListenerId listener) throws SQLException {
+        throw noWaiters();
     }
 
     /** True when no producer transaction that inserted outbox rows is open at this instant; never waits. */
     default boolean tryQuiesce() throws SQLException {
-        throw new SQLFeatureNotSupportedException("this store keeps no NOTIFY waiters");
+        throw noWaiters();
     }
 
     /** Deletes registrations whose LISTEN connection is gone; returns how many. */
     default int deleteStaleWaiters() throws SQLException {
-        throw new SQLFeatureNotSupportedException("this store keeps no NOTIFY waiters");
+        throw noWaiters();
+    }
+
+    private static SQLFeatureNotSupportedException noWaiters() {
+        return new SQLFeatureNotSupportedException("this store keeps no NOTIFY waiters");
     }
 
     /** The statements of one drain. Not thread-safe: one drain uses it on one thread. */

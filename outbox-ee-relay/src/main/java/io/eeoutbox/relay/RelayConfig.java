@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  *   <tr><td>{@value #BATCH_SIZE}</td><td>100</td><td>rows per claim, 1..10000</td></tr>
  *   <tr><td>{@value #POLL_INTERVAL}</td><td>PT5S while the NOTIFY listener is connected, PT1S otherwise</td>
  *       <td>fallback poll; when set, used in both cases</td></tr>
- *   <tr><td>{@value #BUSY_POLL_INTERVAL}</td><td>PT0.01S</td><td>after a drain that claimed events, look again
+ *   <tr><td>{@value #BUSY_POLL_INTERVAL}</td><td>PT0.005S</td><td>after a drain that claimed events, look again
  *       this soon, until a look finds none (PT0S: off); see {@link #busyPollInterval()}</td></tr>
  *   <tr><td>{@value #MAX_ATTEMPTS}</td><td>10</td><td>attempts before a row becomes a dead letter</td></tr>
  *   <tr><td>{@value #BACKOFF_INITIAL}</td><td>PT1S</td><td>delay after the first failure</td></tr>
@@ -115,7 +115,7 @@ public final class RelayConfig {
     /** The fallback poll while nothing else wakes the relay, unless {@value #POLL_INTERVAL} is set. */
     public static final Duration DEFAULT_POLL_INTERVAL_NOT_LISTENING = Duration.ofSeconds(1);
     /** How soon a relay that just claimed events looks again, unless {@value #BUSY_POLL_INTERVAL} is set. */
-    public static final Duration DEFAULT_BUSY_POLL_INTERVAL = Duration.ofMillis(10);
+    public static final Duration DEFAULT_BUSY_POLL_INTERVAL = Duration.ofMillis(5);
 
     private static final Pattern CHANNEL = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
     private static final Duration MIN_POLL = Duration.ofMillis(10);

@@ -90,12 +90,12 @@ class NotifyWaitersIT {
             RelayIt.write(db, List.of(new RelayIt.Event("order", "o1", "order.created")), true);
             assertThat(notifications(pg, 500)).as("nobody registered: no notification").isZero();
 
-            db.execute("INSERT INTO outbox_relay_waiters (listener_pid, relay_name) VALUES (" + pg.getBackendPID()
-                    + ", 'test')");
+            db.execute("INSERT INTO outbox_relay_waiters (listener_pid, listener_start, relay_name) VALUES (1, now(), 'test')");
             RelayIt.write(db, List.of(new RelayIt.Event("order", "o2", "order.created")), true);
             assertThat(notifications(pg, 5000)).as("a relay registered: notified").isEqualTo(1);
 
             db.execute("DELETE FROM outbox_relay_waiters");
+            pg.getNotifications(); // drop any late one, so that the next step counts its own only
             try (Connection c = db.connect()) {
                 c.setAutoCommit(false);
                 c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
@@ -126,6 +126,8 @@ class NotifyWaitersIT {
             // quiesce and the look after it can find the event.
             RelayIt.await(Duration.ofSeconds(5), "the early event is published", () -> published.contains(early));
         }
+        // Once it could quiesce it stops looking and relies on notifications (no poll every 100 ms).
+        awaitLooksStop();
         // Idle again, it stays registered (NotifyWakeupIT shows a notification waking such a relay).
         RelayIt.await(Duration.ofSeconds(5), "the idle relay is registered", () -> waiters() == 1);
     }
@@ -137,14 +139,16 @@ class NotifyWaitersIT {
 
         AtomicBoolean producing = new AtomicBoolean(true);
         Set<UUID> written = ConcurrentHashMap.newKeySet();
+        // One connection committing event after event: faster than the relay's 10 ms looks.
         Thread producer = new Thread(() -> {
-            while (producing.get()) {
-                written.addAll(RelayIt.write(db, List.of(new RelayIt.Event("order", "busy", "order.created")), true));
-                try {
-                    Thread.sleep(2);
-                } catch (InterruptedException e) {
-                    return;
+            try (Connection c = db.connect()) {
+                c.setAutoCommit(false);
+                while (producing.get()) {
+                    written.add(insert(c, "busy"));
+                    c.commit();
                 }
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
             }
         });
         producer.start();
@@ -164,10 +168,34 @@ class NotifyWaitersIT {
     @Test
     void registrationsOfConnectionsThatAreGoneAreDeletedWhenARelayStarts() throws Exception {
         // A backend pid that cannot be alive: pids are positive and far below this.
-        db.execute("INSERT INTO outbox_relay_waiters (listener_pid, relay_name) VALUES (2000000000, 'crashed')");
+        db.execute("INSERT INTO outbox_relay_waiters (listener_pid, listener_start, relay_name)"
+                + " VALUES (2000000000, now(), 'crashed')");
+        // A live backend's pid with another start time: the pid was reused, the registration is stale.
+        db.execute("INSERT INTO outbox_relay_waiters (listener_pid, listener_start, relay_name)"
+                + " SELECT pid, backend_start - interval '1 hour', 'reused' FROM pg_stat_activity WHERE pid <> pg_backend_pid()"
+                + " AND backend_start IS NOT NULL LIMIT 1");
         startRelay("waiters-stale");
         RelayIt.await(Duration.ofSeconds(10), "the stale registration is gone",
-                () -> db.queryLong("SELECT count(*) FROM outbox_relay_waiters WHERE relay_name = 'crashed'") == 0);
+                () -> db.queryLong("SELECT count(*) FROM outbox_relay_waiters WHERE relay_name IN ('crashed', 'reused')") == 0);
+        // Its own registration names its live LISTEN connection and stays.
+        RelayIt.await(Duration.ofSeconds(10), "the relay registers", () -> db.queryLong(
+                "SELECT count(*) FROM outbox_relay_waiters w JOIN pg_stat_activity a"
+                        + " ON a.pid = w.listener_pid AND a.backend_start = w.listener_start WHERE w.relay_name = 'waiters-stale'") == 1);
+    }
+
+    /** Waits until the relay has not looked for 300 ms. */
+    private void awaitLooksStop() throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (true) {
+            int before = looks.get();
+            Thread.sleep(300);
+            if (looks.get() == before) {
+                return;
+            }
+            if (System.nanoTime() > end) {
+                throw new AssertionError("the relay kept looking for 5 s although it could quiesce");
+            }
+        }
     }
 
     private static UUID insert(Connection c, String aggregateId) throws SQLException {

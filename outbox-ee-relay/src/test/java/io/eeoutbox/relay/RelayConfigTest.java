@@ -20,7 +20,7 @@ class RelayConfigTest {
         assertThat(c.pollInterval()).isEmpty();
         assertThat(c.pollInterval(true)).isEqualTo(Duration.ofSeconds(5));
         assertThat(c.pollInterval(false)).isEqualTo(Duration.ofSeconds(1));
-        assertThat(c.busyPollInterval()).isEqualTo(Duration.ofMillis(10));
+        assertThat(c.busyPollInterval()).isEqualTo(Duration.ofMillis(5));
         assertThat(c.maxAttempts()).isEqualTo(10);
         assertThat(c.backoffInitial()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.backoffFactor()).isEqualTo(2.0);

@@ -15,32 +15,51 @@ import org.junit.jupiter.api.Test;
 class WaiterRegistrationTest {
 
     private static final Duration BUSY = Duration.ofMillis(10);
+    private static final ListenerId L1 = new ListenerId(4242, Instant.parse("2026-12-01T00:00:00Z"));
+    private static final ListenerId L2 = new ListenerId(4343, Instant.parse("2026-12-01T00:05:00Z"));
 
-    /** Records the waiter calls; {@code quiet} answers the quiesce lock. */
+    /** Records the waiter calls; {@code quiet} answers the quiesce lock, {@code fail} makes the next call throw. */
     private static class Store implements OutboxStore {
         final List<String> calls = new ArrayList<>();
         boolean quiet = true;
+        boolean present = true;
+        SQLException fail;
 
-        @Override
-        public void registerWaiter(int listenerPid, String relayName) throws SQLException {
-            calls.add("register " + listenerPid);
+        private void call(String what) throws SQLException {
+            calls.add(what);
+            SQLException e = fail;
+            if (e != null) {
+                fail = null;
+                throw e;
+            }
         }
 
         @Override
-        public boolean unregisterWaiter(int listenerPid) {
-            calls.add("unregister " + listenerPid);
+        public void registerWaiter(ListenerId listener, String relayName) throws SQLException {
+            call("register " + listener.pid());
+        }
+
+        @Override
+        public boolean renewWaiter(ListenerId listener) throws SQLException {
+            call("renew " + listener.pid());
+            return present;
+        }
+
+        @Override
+        public boolean unregisterWaiter(ListenerId listener) throws SQLException {
+            call("unregister " + listener.pid());
             return true;
         }
 
         @Override
-        public boolean tryQuiesce() {
-            calls.add("quiesce " + quiet);
+        public boolean tryQuiesce() throws SQLException {
+            call("quiesce " + quiet);
             return quiet;
         }
 
         @Override
-        public int deleteStaleWaiters() {
-            calls.add("deleteStale");
+        public int deleteStaleWaiters() throws SQLException {
+            call("deleteStale");
             return 0;
         }
 
@@ -71,11 +90,16 @@ class WaiterRegistrationTest {
     }
 
     private final Store store = new Store();
-    private int pid = 4242;
-    private final WaiterRegistration waiters = new WaiterRegistration(store, "unit", () -> pid, BUSY);
+    private ListenerId listening = L1;
+    private long nanos;
+    private final WaiterRegistration waiters = registration(BUSY);
+
+    private WaiterRegistration registration(Duration busy) {
+        return new WaiterRegistration(store, "unit", () -> listening, busy, () -> nanos);
+    }
 
     @Test
-    void anIdleRelayRegistersQuiescesLooksOnceMoreAndThenWaitsWithoutQueries() throws SQLException {
+    void anIdleRelayRegistersQuiescesLooksOnceMoreAndThenWaitsWithoutQueries() {
         assertThat(waiters.afterDrain(0)).isEqualTo(Duration.ZERO);
         assertThat(store.calls).containsExactly("register 4242", "quiesce true");
         assertThat(waiters.waiting()).isTrue();
@@ -85,7 +109,7 @@ class WaiterRegistrationTest {
     }
 
     @Test
-    void oneWakeUpWithEventsKeepsTheRegistrationTwoInARowWithdrawIt() throws SQLException {
+    void oneWakeUpWithEventsKeepsTheRegistrationTwoInARowWithdrawIt() {
         waiters.afterDrain(0);
         store.calls.clear();
         assertThat(waiters.afterDrain(3)).isEqualTo(BUSY); // woken by a notification
@@ -103,7 +127,7 @@ class WaiterRegistrationTest {
     }
 
     @Test
-    void whileAProducerMayHaveMissedTheRegistrationTheRelayKeepsLookingAtGrowingIntervals() throws SQLException {
+    void whileAProducerMayHaveMissedTheRegistrationTheRelayKeepsLookingAtGrowingIntervals() {
         store.quiet = false;
         List<Duration> delays = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
@@ -119,44 +143,73 @@ class WaiterRegistrationTest {
     }
 
     @Test
-    void withoutAListenConnectionNothingIsRegisteredAndAReplacedConnectionsRowIsWithdrawn() throws SQLException {
-        pid = 0;
+    void withoutAListenConnectionNothingIsRegisteredAndAReplacedConnectionsRowIsWithdrawn() {
+        listening = null;
         assertThat(waiters.afterDrain(0)).isNull();
         assertThat(store.calls).isEmpty();
 
-        pid = 11;
+        listening = L1;
         waiters.afterDrain(0);
-        pid = 12; // the listener reconnected
+        listening = L2; // the listener reconnected
         waiters.afterDrain(0);
-        assertThat(store.calls).containsExactly("register 11", "quiesce true", "unregister 11", "register 12",
+        assertThat(store.calls).containsExactly("register 4242", "quiesce true", "unregister 4242", "register 4343",
                 "quiesce true");
 
         waiters.close();
-        assertThat(store.calls).endsWith("unregister 12");
+        assertThat(store.calls).endsWith("unregister 4343");
+        assertThat(waiters.afterDrain(0)).as("closed: registers nothing any more").isNull();
+        assertThat(store.calls).endsWith("unregister 4343");
     }
 
     @Test
-    void aStoreWithoutWaitersLeavesProducersNotifyingAndIsNotAskedAgain() throws SQLException {
-        OutboxStore none = new Store() {
-            @Override
-            public void registerWaiter(int listenerPid, String relayName) throws SQLException {
-                calls.add("register " + listenerPid);
-                throw new SQLException("relation \"outbox_relay_waiters\" does not exist", "42P01");
-            }
-        };
-        WaiterRegistration w = new WaiterRegistration(none, "unit", () -> 7, BUSY);
-        assertThat(w.afterDrain(0)).isNull();
-        assertThat(w.afterDrain(0)).isNull();
-        assertThat(w.afterDrain(4)).isEqualTo(BUSY);
-        assertThat(((Store) none).calls).containsExactly("register 7");
+    void aFailedRegistrationStatementDoesNotFailTheDrainTheRelayKeepsLookingAndTriesAgain() {
+        store.fail = new SQLException("connection refused", "08001");
+        assertThat(waiters.afterDrain(0)).isEqualTo(WaiterRegistration.MAX_RETRY);
+        assertThat(waiters.waiting()).isFalse();
+        assertThat(waiters.afterDrain(0)).isEqualTo(Duration.ZERO);
+        assertThat(store.calls).containsExactly("register 4242", "register 4242", "quiesce true");
+
+        store.fail = new SQLException("timeout", "08006");
+        waiters.afterDrain(0); // nothing to do while waiting: no statement, so nothing fails
+        assertThat(store.calls).hasSize(3);
     }
 
     @Test
-    void withTheBusyPollOffTheRegistrationIsNeverWithdrawn() throws SQLException {
-        WaiterRegistration w = new WaiterRegistration(store, "unit", () -> pid, Duration.ZERO);
-        w.afterDrain(0);
+    void aRegistrationDeletedBySomeoneIsNoticedAtTheNextCleanupAndMadeAgain() {
+        waiters.afterDrain(0);
+        store.present = false;
+        waiters.renewAtNextDrain();
+        assertThat(waiters.afterDrain(0)).isEqualTo(Duration.ZERO);
+        assertThat(store.calls).containsExactly("register 4242", "quiesce true", "renew 4242", "register 4242",
+                "quiesce true");
+        waiters.afterDrain(0);
+        assertThat(store.calls).hasSize(5);
+    }
+
+    @Test
+    void withoutV8TheRelayLeavesProducersAsTheyAreAndChecksAgainAMinuteLater() {
+        store.fail = new SQLException("relation \"outbox_relay_waiters\" does not exist", "42P01");
+        assertThat(waiters.afterDrain(0)).isNull();
+        assertThat(waiters.afterDrain(0)).isNull();
+        assertThat(waiters.afterDrain(4)).isEqualTo(BUSY);
+        assertThat(store.calls).containsExactly("register 4242");
+
+        nanos += WaiterRegistration.UNSUPPORTED_RECHECK.toNanos();
+        assertThat(waiters.afterDrain(0)).isEqualTo(Duration.ZERO); // applied meanwhile
+        assertThat(store.calls).containsExactly("register 4242", "register 4242", "quiesce true");
+    }
+
+    @Test
+    void withTheBusyPollOffTheRelayRegistersEvenAfterDrainsWithEventsAndNeverWithdraws() {
+        WaiterRegistration w = registration(Duration.ZERO);
+        // A first drain that catches up a backlog (start-up, reconnect) must not leave it unregistered.
+        assertThat(w.afterDrain(50)).isEqualTo(Duration.ZERO);
         assertThat(w.afterDrain(5)).isNull();
         assertThat(w.afterDrain(5)).isNull();
         assertThat(store.calls).containsExactly("register 4242", "quiesce true");
+
+        WaiterRegistration busyProducer = registration(Duration.ZERO);
+        store.quiet = false;
+        assertThat(busyProducer.afterDrain(5)).isEqualTo(WaiterRegistration.MIN_RETRY);
     }
 }

@@ -154,7 +154,8 @@ final class IdleSection {
             try (Statement st = connection.createStatement()) {
                 st.execute("LISTEN outbox_event");
                 if (registered) {
-                    st.execute("INSERT INTO outbox_relay_waiters (listener_pid, relay_name) VALUES (pg_backend_pid(), 'bench')");
+                    st.execute("INSERT INTO outbox_relay_waiters (listener_pid, listener_start, relay_name)"
+                            + " SELECT pid, backend_start, 'bench' FROM pg_stat_activity WHERE pid = pg_backend_pid()");
                 }
             }
             PGConnection pg = connection.unwrap(PGConnection.class);

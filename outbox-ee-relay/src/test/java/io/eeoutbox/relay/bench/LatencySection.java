@@ -118,9 +118,11 @@ final class LatencySection {
             }
             if (w == Wakeup.POLL) {
                 double maxMs = ctx.results.find(SECTION, scenario, "max").median();
-                ctx.results.note(SECTION, String.format(Locale.ROOT, "Without NOTIFY (and no in-JVM hint) the wait is "
-                        + "bounded by the fallback poll: max %.0f ms = poll interval %d ms + %.0f ms for one claim, publish "
-                        + "and mark.", maxMs, poll.toMillis(), maxMs - poll.toMillis()));
+                long busyMs = RelayInstance.config("bench-latency", false).build().busyPollInterval().toMillis();
+                ctx.results.note(SECTION, String.format(Locale.ROOT, "Without NOTIFY and without the in-JVM hint the "
+                        + "relay finds events by its busy poll while they keep coming (a look every %d ms after a drain "
+                        + "that found events) and, after a pause in the load, by its fallback poll (%d ms): max %.0f ms.",
+                        busyMs, poll.toMillis(), maxMs));
             }
         }
         ctx.results.note(SECTION, "Load: " + THREADS + " producer threads paced at " + rateBasis + " in all, JTA + JPA + "
