@@ -137,10 +137,12 @@ public final class NotifyListener {
                     connection = source.connect();
                     connection.setAutoCommit(true);
                     PGConnection pg = connection.unwrap(PGConnection.class);
+                    // Before LISTEN, so that pg_stat_activity shows LISTEN as this connection's last statement.
+                    ListenerId id = identify(connection);
                     try (Statement s = connection.createStatement()) {
                         s.execute("LISTEN " + channel);
                     }
-                    identity = identify(connection);
+                    identity = id;
                     setListening(true);
                     if (failures > 0) {
                         int f = failures;
