@@ -260,6 +260,15 @@ public final class OutboxRelay {
         return config.pollInterval(isListening());
     }
 
+    /**
+     * Whether the relay is registered as waiting for notifications (schema V8) and has made its last
+     * look: only a notification, an in-JVM wake-up or the fallback poll starts its next drain (unless a
+     * busy-poll look is still pending from a drain that found events).
+     */
+    boolean waitingForNotifications() {
+        return waiters.waiting();
+    }
+
     public RelayConfig config() {
         return config;
     }
