@@ -261,12 +261,26 @@ public final class OutboxRelay {
     }
 
     /**
-     * Whether the relay is registered as waiting for notifications (schema V8) and has made its last
-     * look: only a notification, an in-JVM wake-up or the fallback poll starts its next drain (unless a
-     * busy-poll look is still pending from a drain that found events).
+     * Whether no drain is running or asked for and no delayed look (busy poll, a retried quiesce, the
+     * end of a broker hold) is pending: only a wake-up or the fallback poll starts the next drain.
+     */
+    boolean awaitingWakeUp() {
+        synchronized (this) {
+            // Read first: a look that has fired has already asked the trigger for its drain.
+            if (followUp != null && !followUp.isDone()) {
+                return false;
+            }
+        }
+        return trigger.isIdle();
+    }
+
+    /**
+     * Whether the relay is registered as waiting for notifications (schema V8), has made its last look
+     * and has none pending: only a notification, an in-JVM wake-up or the fallback poll starts its next
+     * drain.
      */
     boolean waitingForNotifications() {
-        return waiters.waiting();
+        return waiters.waiting() && awaitingWakeUp();
     }
 
     public RelayConfig config() {

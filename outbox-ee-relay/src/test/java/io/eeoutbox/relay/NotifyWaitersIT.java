@@ -126,8 +126,9 @@ class NotifyWaitersIT {
             // quiesce and the look after it can find the event.
             RelayIt.await(Duration.ofSeconds(5), "the early event is published", () -> published.contains(early));
         }
-        // Once it could quiesce it stops looking and relies on notifications (no poll every 100 ms).
-        awaitLooksStop();
+        // Once it could quiesce it stops looking and relies on notifications: no look is pending.
+        RelayIt.await(Duration.ofSeconds(5), "the relay stops looking and waits for notifications",
+                relay::waitingForNotifications);
         // Idle again, it stays registered (NotifyWakeupIT shows a notification waking such a relay).
         RelayIt.await(Duration.ofSeconds(5), "the idle relay is registered", () -> waiters() == 1);
     }
@@ -181,21 +182,6 @@ class NotifyWaitersIT {
         RelayIt.await(Duration.ofSeconds(10), "the relay registers", () -> db.queryLong(
                 "SELECT count(*) FROM outbox_relay_waiters w JOIN pg_stat_activity a"
                         + " ON a.pid = w.listener_pid AND a.backend_start = w.listener_start WHERE w.relay_name = 'waiters-stale'") == 1);
-    }
-
-    /** Waits until the relay has not looked for 300 ms. */
-    private void awaitLooksStop() throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (true) {
-            int before = looks.get();
-            Thread.sleep(300);
-            if (looks.get() == before) {
-                return;
-            }
-            if (System.nanoTime() > end) {
-                throw new AssertionError("the relay kept looking for 5 s although it could quiesce");
-            }
-        }
     }
 
     private static UUID insert(Connection c, String aggregateId) throws SQLException {

@@ -55,7 +55,6 @@ class NotifyWakeupIT {
 
         for (int round = 0; round < 3; round++) {
             RelayIt.await(Duration.ofSeconds(10), "the relay waits for notifications", relay::waitingForNotifications);
-            Thread.sleep(200); // its last look before waiting (right after registering) is over
             long started = System.nanoTime();
             UUID id = RelayIt.write(db, List.of(new RelayIt.Event("order", "o" + round, "order.created")), true).get(0);
             UUID got = published.poll(5, TimeUnit.SECONDS);

@@ -1,10 +1,16 @@
 package io.eeoutbox.relay.bench;
 
+import io.eeoutbox.jpa.generated.OutboxEventJdbc;
+import io.eeoutbox.jpa.generated.OutboxListenerIdentityRow;
+import io.eeoutbox.jpa.generated.RegisterOutboxWaiterParams;
+import io.eeoutbox.jpa.generated.UnregisterOutboxWaiterParams;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -98,8 +104,8 @@ final class IdleSection {
         BenchSettings s = ctx.settings;
         Producers producers = ctx.producers();
         for (int clients : CLIENTS) {
-            Map<Trigger, List<Double>> throughput = new java.util.EnumMap<>(Trigger.class);
-            Map<Trigger, List<Double>> p50 = new java.util.EnumMap<>(Trigger.class);
+            Map<Trigger, List<Double>> throughput = new EnumMap<>(Trigger.class);
+            Map<Trigger, List<Double>> p50 = new EnumMap<>(Trigger.class);
             for (Trigger t : Trigger.values()) {
                 throughput.put(t, new ArrayList<>());
                 p50.put(t, new ArrayList<>());
@@ -109,8 +115,8 @@ final class IdleSection {
             for (int r = 0; r < s.runs(); r++) {
                 // Rotate the order from run to run, so that no state always runs first.
                 List<Trigger> order = new ArrayList<>(List.of(Trigger.values()));
-                java.util.Collections.rotate(order, r);
-                Map<Trigger, Double> run = new java.util.EnumMap<>(Trigger.class);
+                Collections.rotate(order, r);
+                Map<Trigger, Double> run = new EnumMap<>(Trigger.class);
                 for (Trigger trigger : order) {
                     ctx.db.reset();
                     ctx.db.notifyTrigger(trigger != Trigger.OFF);
@@ -145,18 +151,21 @@ final class IdleSection {
     /** A LISTEN connection that reads notifications as they come, as a relay's listener does. */
     private static final class Listener implements AutoCloseable {
         private final Connection connection;
+        private final OutboxListenerIdentityRow identity; // null when not registered
         private final Thread thread;
         private volatile boolean running = true;
 
         /** @param registered whether it registers as a waiting relay does (schema V8), so that producers notify */
         Listener(BenchDatabase db, boolean registered) throws SQLException {
             connection = db.db().connect();
+            // Registered with the relay's own statements (generated from sql/queries).
+            OutboxEventJdbc dao = new OutboxEventJdbc(connection);
+            identity = registered ? dao.outboxListenerIdentity().orElseThrow() : null;
             try (Statement st = connection.createStatement()) {
                 st.execute("LISTEN outbox_event");
-                if (registered) {
-                    st.execute("INSERT INTO outbox_relay_waiters (listener_pid, listener_start, relay_name)"
-                            + " SELECT pid, backend_start, 'bench' FROM pg_stat_activity WHERE pid = pg_backend_pid()");
-                }
+            }
+            if (identity != null) {
+                dao.registerOutboxWaiter(new RegisterOutboxWaiterParams(identity.listenerPid(), identity.listenerStart(), "bench"));
             }
             PGConnection pg = connection.unwrap(PGConnection.class);
             thread = new Thread(() -> {
@@ -178,8 +187,9 @@ final class IdleSection {
         public void close() throws Exception {
             running = false;
             thread.join(2_000);
-            try (Statement st = connection.createStatement()) {
-                st.execute("DELETE FROM outbox_relay_waiters WHERE listener_pid = pg_backend_pid()");
+            if (identity != null) {
+                new OutboxEventJdbc(connection).unregisterOutboxWaiter(
+                        new UnregisterOutboxWaiterParams(identity.listenerPid(), identity.listenerStart()));
             }
             connection.close();
         }
