@@ -51,7 +51,9 @@ final class LatencySection {
         String rateBasis = !givenRate.isEmpty() ? "a given " + givenRate + " tx/s (-Dbench.latency.rate)"
                 : Double.isNaN(ctx.producerLimit) ? "a fixed " + FALLBACK_RATE + " tx/s (section 1 skipped)"
                 : String.format(Locale.ROOT, "half the producer limit of %.0f tx/s (%s)", ctx.producerLimit, ctx.producerLimitBasis);
-        PersistentBroker broker = ctx.broker();
+        // One untimed run first, so that the first scenario is not measured with a cold JIT (when section 3
+        // runs alone, nothing before it has exercised producers, relay and broker in this JVM).
+        once(ctx, Wakeup.HINT, rate, ctx.millis(s.latencyMeasureMs() / 2), "latency warm-up (untimed)");
         for (Wakeup w : Wakeup.values()) {
             List<Double> p50 = new ArrayList<>();
             List<Double> p99 = new ArrayList<>();
@@ -63,45 +65,18 @@ final class LatencySection {
             List<Double> perBatch = new ArrayList<>();
             Duration poll = null;
             for (int r = 0; r < s.runs(); r++) {
-                ctx.db.reset();
-                ctx.db.notifyTrigger(w == Wakeup.NOTIFY);
-                PublishLog log = new PublishLog();
-                JmsPublisher jms = JmsPublisher.standalone(broker.connectionFactory(), broker.queue());
-                Producers.Outcome o;
-                try (RelayInstance relay = new RelayInstance(ctx.db,
-                        RelayInstance.config("bench-latency", w == Wakeup.NOTIFY).build(), new TrackingPublisher(jms, log))) {
-                    relay.start();
-                    relay.awaitListening(Duration.ofSeconds(10));
-                    Thread.sleep(300);
-                    poll = relay.relay().currentPollInterval();
-                    CommitHint.target(w == Wakeup.HINT ? relay.relay()::wakeUp : null);
-                    try {
-                        o = ctx.producers().paced(THREADS, rate, ctx.millis(s.writeWarmupMs()),
-                                ctx.millis(s.latencyMeasureMs()));
-                    } finally {
-                        CommitHint.target(null);
-                    }
-                    long produced = o.eventIds().size();
-                    BenchContext.await("the relay to publish every event", 120_000, () -> log.distinct() >= produced);
-                    BenchContext.await("the relay to mark every event", 30_000, () -> ctx.db.pending() == 0);
-                    long[] batchTimes = relay.batchTimes();
-                    batchP50.add(Samples.percentileMillis(batchTimes, 50));
-                    batchP99.add(Samples.percentileMillis(batchTimes, 99));
-                    batchMax.add(Samples.maxMillis(batchTimes));
-                    perBatch.add(relay.batches() == 0 ? Double.NaN : (double) relay.completed() / relay.batches());
-                } finally {
-                    jms.close();
-                    ctx.db.notifyTrigger(false);
-                }
-                long[] latencies = latencies(o, log);
-                p50.add(Samples.percentileMillis(latencies, 50));
-                p99.add(Samples.percentileMillis(latencies, 99));
-                max.add(Samples.maxMillis(latencies));
-                achieved.add(o.perSecond());
-                Map<UUID, Integer> delivered = broker.drainQueue(o.eventIds().size(), 500);
-                ctx.check("latency " + w.label + ", run " + (r + 1), o.eventIds(), delivered);
+                Run run = once(ctx, w, rate, ctx.millis(s.latencyMeasureMs()), "latency " + w.label + ", run " + (r + 1));
+                poll = run.poll();
+                p50.add(Samples.percentileMillis(run.latencies(), 50));
+                p99.add(Samples.percentileMillis(run.latencies(), 99));
+                max.add(Samples.maxMillis(run.latencies()));
+                achieved.add(run.outcome().perSecond());
+                batchP50.add(Samples.percentileMillis(run.batchTimes(), 50));
+                batchP99.add(Samples.percentileMillis(run.batchTimes(), 99));
+                batchMax.add(Samples.maxMillis(run.batchTimes()));
+                perBatch.add(run.perBatch());
                 BenchContext.log(String.format(Locale.ROOT, "latency %s, run %d/%d: %.0f tx/s, p50 %.1f ms, p99 %.1f ms, max %.1f ms",
-                        w.label, r + 1, s.runs(), o.perSecond(), p50.get(r), p99.get(r), max.get(r)));
+                        w.label, r + 1, s.runs(), run.outcome().perSecond(), p50.get(r), p99.get(r), max.get(r)));
             }
             String scenario = w.label + " (fallback poll " + poll.toMillis() + " ms)";
             ctx.results.figure(SECTION, scenario, "load", "tx/s", achieved);
@@ -131,6 +106,52 @@ final class LatencySection {
                 + "batch's claim, JMS publish and mark, as the relay reports it (RelayListener.batchCompleted); with "
                 + "NOTIFY on, every producer commit also takes PostgreSQL's notify lock, and the batches' times show how "
                 + "much the database side slows down under it, apart from how late the notifications arrive.");
+    }
+
+    /** One latency run's figures. */
+    private record Run(Producers.Outcome outcome, long[] latencies, long[] batchTimes, double perBatch, Duration poll) {
+    }
+
+    /**
+     * One run: a fresh outbox, one relay woken as {@code w} says, producers paced at {@code rate} for
+     * the untimed warm-up and {@code measureNanos}; then waits until every event is published and
+     * marked, consumes the queue and checks delivery as {@code checkName}.
+     */
+    private static Run once(BenchContext ctx, Wakeup w, double rate, long measureNanos, String checkName) throws Exception {
+        PersistentBroker broker = ctx.broker();
+        ctx.db.reset();
+        ctx.db.notifyTrigger(w == Wakeup.NOTIFY);
+        PublishLog log = new PublishLog();
+        JmsPublisher jms = JmsPublisher.standalone(broker.connectionFactory(), broker.queue());
+        Producers.Outcome o;
+        long[] batchTimes;
+        double perBatch;
+        Duration poll;
+        try (RelayInstance relay = new RelayInstance(ctx.db,
+                RelayInstance.config("bench-latency", w == Wakeup.NOTIFY).build(), new TrackingPublisher(jms, log))) {
+            relay.start();
+            relay.awaitListening(Duration.ofSeconds(10));
+            Thread.sleep(300);
+            poll = relay.relay().currentPollInterval();
+            CommitHint.target(w == Wakeup.HINT ? relay.relay()::wakeUp : null);
+            try {
+                o = ctx.producers().paced(THREADS, rate, ctx.millis(ctx.settings.writeWarmupMs()), measureNanos);
+            } finally {
+                CommitHint.target(null);
+            }
+            long produced = o.eventIds().size();
+            BenchContext.await("the relay to publish every event", 120_000, () -> log.distinct() >= produced);
+            BenchContext.await("the relay to mark every event", 30_000, () -> ctx.db.pending() == 0);
+            batchTimes = relay.batchTimes();
+            perBatch = relay.batches() == 0 ? Double.NaN : (double) relay.completed() / relay.batches();
+        } finally {
+            jms.close();
+            ctx.db.notifyTrigger(false);
+        }
+        long[] latencies = latencies(o, log);
+        Map<UUID, Integer> delivered = broker.drainQueue(o.eventIds().size(), 500);
+        ctx.check(checkName, o.eventIds(), delivered);
+        return new Run(o, latencies, batchTimes, perBatch, poll);
     }
 
     /** Commit-to-publish of the events committed in the measured window, sorted. */
