@@ -218,8 +218,7 @@ public final class TestDatabase {
                 "V5__outbox_notify_trigger.sql",
                 "V6__outbox_complete_and_claim.sql",
                 "V7__outbox_claim_byte_budget.sql",
-                "V8__outbox_notify_waiters.sql",
-                "V9__outbox_claim_by_ctid.sql"));
+                "V8__outbox_notify_waiters.sql"));
         return files;
     }
 
