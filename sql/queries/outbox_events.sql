@@ -29,7 +29,9 @@ FOR UPDATE SKIP LOCKED;
 -- Claims up to batch_size due rows, oldest first, leased to claim_token until locked_until, in
 -- one short statement (outbox_claim_batch in V3__outbox_relay_functions.sql: SKIP LOCKED, plan
 -- pinned to the partial index), stopping early once the rows hold max_bytes of payload (V7; the
--- first row always goes). RETURNING order is unspecified: callers sort by seq.
+-- first row always goes). RETURNING order is unspecified: callers sort by seq. The functions lease
+-- the locked rows by id, never by ctid: a row updated after the claim's snapshot is locked in its
+-- newest version, whose ctid that snapshot cannot see (README, "What limits the missed ones").
 SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at
 FROM outbox_claim_batch(@claim_token::uuid, @locked_until::timestamptz, @max_attempts::int,
                         @now::timestamptz, @batch_size::int, @max_bytes::int);
