@@ -56,9 +56,11 @@ final class IdleSection {
             try (RelayInstance relay = new RelayInstance(ctx.db, RelayInstance.config("bench-idle", notify).build(),
                     TrackingPublisher.noOp(new PublishLog()))) {
                 relay.start();
-                relay.awaitListening(Duration.ofSeconds(10));
-                Thread.sleep(1_000);
+                relay.awaitSettled(Duration.ofSeconds(10));
                 poll = relay.relay().currentPollInterval();
+                // The relay has just looked; start the windows half an interval later, away from a poll's
+                // edge, so that a window of whole intervals holds exactly one poll per interval.
+                Thread.sleep(poll.toMillis() / 2);
                 // A window of whole poll intervals, so that a window does not catch one poll more by its phase.
                 long window = Math.max(1, Math.round((double) s.idleWindowMs() / poll.toMillis())) * poll.toMillis();
                 for (int r = 0; r < s.idleRuns(); r++) {

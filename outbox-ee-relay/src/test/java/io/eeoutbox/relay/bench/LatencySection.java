@@ -130,8 +130,7 @@ final class LatencySection {
         try (RelayInstance relay = new RelayInstance(ctx.db,
                 RelayInstance.config("bench-latency", w == Wakeup.NOTIFY).build(), new TrackingPublisher(jms, log))) {
             relay.start();
-            relay.awaitListening(Duration.ofSeconds(10));
-            Thread.sleep(300);
+            relay.awaitSettled(Duration.ofSeconds(10));
             poll = relay.relay().currentPollInterval();
             CommitHint.target(w == Wakeup.HINT ? relay.relay()::wakeUp : null);
             try {

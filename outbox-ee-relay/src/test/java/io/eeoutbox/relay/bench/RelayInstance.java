@@ -3,6 +3,7 @@ package io.eeoutbox.relay.bench;
 import io.agroal.api.AgroalDataSource;
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.relay.RelayStates;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
 import java.sql.SQLException;
@@ -111,11 +112,18 @@ final class RelayInstance implements AutoCloseable {
         relay.start();
     }
 
-    /** Waits until the NOTIFY listener is connected (when NOTIFY is on), at most {@code timeout}. */
-    void awaitListening(Duration timeout) throws InterruptedException {
-        long end = System.nanoTime() + timeout.toNanos();
-        while (relay.config().notifyEnabled() && !relay.isListening() && System.nanoTime() < end) {
-            Thread.sleep(10);
+    /**
+     * Waits until the started relay has settled: its NOTIFY listener is connected and it is registered
+     * as waiting for notifications (NOTIFY on), or it has made its first look and waits for a wake-up
+     * (NOTIFY off). Fails after {@code timeout}.
+     */
+    void awaitSettled(Duration timeout) throws InterruptedException {
+        if (relay.config().notifyEnabled()) {
+            BenchContext.await("the relay to listen and wait for notifications", timeout.toMillis(),
+                    () -> relay.isListening() && RelayStates.waitingForNotifications(relay));
+        } else {
+            BenchContext.await("the relay to make its first look and wait", timeout.toMillis(),
+                    () -> RelayStates.awaitingWakeUp(relay));
         }
     }
 
