@@ -13,13 +13,17 @@ import java.util.Objects;
  * server's JMS context ignores {@code SESSION_TRANSACTED} and enlists in the thread's JTA transaction
  * instead. The transaction holds only the JMS resource (the relay's data source is non-JTA), so it
  * commits in one phase; the context is closed before the commit, as the server defers the close.
+ *
+ * <p>{@link OutboxRelayBootstrap} uses it for the shipped publisher; an application that builds a relay of its
+ * own inside a server ({@code new JmsPublisher(factory, destination, name, new UserTransactionBatch(factory,
+ * userTransaction))}) uses it the same way.
  */
-final class UserTransactionBatch implements JmsPublisher.BatchTransaction {
+public final class UserTransactionBatch implements JmsPublisher.BatchTransaction {
 
     private final ConnectionFactory connectionFactory;
     private final UserTransaction transaction;
 
-    UserTransactionBatch(ConnectionFactory connectionFactory, UserTransaction transaction) {
+    public UserTransactionBatch(ConnectionFactory connectionFactory, UserTransaction transaction) {
         this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
         this.transaction = Objects.requireNonNull(transaction, "transaction");
     }

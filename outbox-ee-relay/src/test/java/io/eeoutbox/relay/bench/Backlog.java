@@ -31,30 +31,41 @@ final class Backlog {
     static List<UUID> insert(BenchDatabase db, int n) throws SQLException {
         PGSimpleDataSource ds = db.db().dataSource();
         ds.setReWriteBatchedInserts(true);
-        List<UUID> ids = new ArrayList<>(n);
         try (Connection c = ds.getConnection()) {
-            c.setAutoCommit(false);
-            try (PreparedStatement ps = c.prepareStatement(OutboxEventSql.INSERT_OUTBOX_EVENT)) {
-                for (int i = 0; i < n; i++) {
-                    UUID id = uuidV7();
-                    String order = "o-" + i;
-                    SqlValues.setUuid(ps, 1, id);
-                    SqlValues.setText(ps, 2, "order");
-                    SqlValues.setText(ps, 3, order);
-                    SqlValues.setText(ps, 4, "order.created");
-                    SqlValues.setJson(ps, 5, payload(order));
-                    ps.addBatch();
-                    ids.add(id);
-                    if ((i + 1) % 1000 == 0) {
-                        ps.executeBatch();
-                    }
-                    if ((i + 1) % 5000 == 0) {
-                        c.commit();
-                    }
+            return insert(c, n, "order");
+        }
+    }
+
+    /**
+     * Inserts {@code n} events of the aggregate type given (one aggregate each) on this connection, in
+     * transactions of 5,000 (the connection is left in auto-commit mode); returns their ids. Needs
+     * nothing but JDBC, so the in-server benchmark uses it too.
+     */
+    static List<UUID> insert(Connection c, int n, String aggregateType) throws SQLException {
+        List<UUID> ids = new ArrayList<>(n);
+        c.setAutoCommit(false);
+        try (PreparedStatement ps = c.prepareStatement(OutboxEventSql.INSERT_OUTBOX_EVENT)) {
+            for (int i = 0; i < n; i++) {
+                UUID id = uuidV7();
+                String order = "o-" + i;
+                SqlValues.setUuid(ps, 1, id);
+                SqlValues.setText(ps, 2, aggregateType);
+                SqlValues.setText(ps, 3, order);
+                SqlValues.setText(ps, 4, "order.created");
+                SqlValues.setJson(ps, 5, payload(order));
+                ps.addBatch();
+                ids.add(id);
+                if ((i + 1) % 1000 == 0) {
+                    ps.executeBatch();
                 }
-                ps.executeBatch();
+                if ((i + 1) % 5000 == 0) {
+                    c.commit();
+                }
             }
+            ps.executeBatch();
             c.commit();
+        } finally {
+            c.setAutoCommit(true);
         }
         return ids;
     }

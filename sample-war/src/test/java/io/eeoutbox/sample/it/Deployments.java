@@ -15,16 +15,16 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
  * application, ee-outbox's jars in WEB-INF/lib, the servers' binding files), plus, for in-server
  * tests, the classes of this package. The context root is the archive's name without ".war".
  */
-final class Deployments {
+public final class Deployments {
 
     /** Context root /orders on both servers. */
-    static final String NAME = "orders.war";
+    public static final String NAME = "orders.war";
 
     private Deployments() {
     }
 
     /** The packaged WAR, as a client sees it (black-box tests). */
-    static WebArchive orders(String name) {
+    public static WebArchive orders(String name) {
         return ShrinkWrap.create(ZipImporter.class, name).importFrom(packagedWar()).as(WebArchive.class);
     }
 

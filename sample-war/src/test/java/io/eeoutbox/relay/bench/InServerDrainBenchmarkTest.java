@@ -1,0 +1,571 @@
+package io.eeoutbox.relay.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.eeoutbox.relay.OutboxRelay;
+import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.relay.ee.OutboxRelayBootstrap;
+import io.eeoutbox.relay.ee.UserTransactionBatch;
+import io.eeoutbox.relay.jms.JmsPublisher;
+import io.eeoutbox.sample.application.order.OrderService;
+import io.eeoutbox.sample.infrastructure.persistence.RelayDataSource;
+import io.eeoutbox.sample.it.Deployments;
+import io.eeoutbox.spi.Publisher;
+import io.eeoutbox.spi.RelayListener;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.inject.Inject;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSConsumer;
+import jakarta.jms.JMSContext;
+import jakarta.jms.JMSDestinationDefinition;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.Queue;
+import jakarta.transaction.UserTransaction;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The benchmark's drain rate into the application server's own JMS broker (issue 7, section 2, "plus the
+ * in-server JMS on WildFly"): inside WildFly, next to the deployed sample, a backlog of pending events is
+ * drained by the reference article's relay ({@link ReferenceRelay}, one non-transacted persistent send per
+ * message) and by ee-outbox's {@link OutboxRelay} (the shipped {@link JmsPublisher}, one JTA transaction per
+ * batch, as the sample's relay publishes), 1 and 2 instances of each, into a queue of the server's embedded
+ * ActiveMQ Artemis (persistent journal). Both use the server's pools: the relay's non-JTA data source, the
+ * relay's pooled connection factory (in-VM, XA), the default managed executors. Every run then consumes the
+ * queue and checks that each event arrived at least once.
+ *
+ * <p>The sample's own relay is paused meanwhile (after every event of earlier tests is published), so the
+ * benchmark's rows are claimed by the benchmark's relays only; they are deleted at the end.
+ *
+ * <p>Size from {@code -Dbench.in-server.size} (a system property of the server): {@code smoke} (the test
+ * command: 2,000 events, 1 run, the baseline timed for 5 s) or {@code full} (200,000 events, 3 runs, 30 s).
+ * Prints a table and writes {@code results-in-server.md} and {@code .csv} under {@code -Dbench.in-server.out}.
+ * Fails only when an event was lost, never on speed.
+ */
+@Tag("in-server")
+@ExtendWith(ArquillianExtension.class)
+@JMSDestinationDefinition(name = InServerDrainBenchmarkTest.QUEUE, interfaceName = "jakarta.jms.Queue",
+        destinationName = "eeOutboxBenchmark")
+class InServerDrainBenchmarkTest {
+
+    static final String QUEUE = "java:app/jms/eeOutboxBenchmark";
+    private static final String AGGREGATE_TYPE = "benchmark";
+    private static final int BASELINE_BATCH = 100; // the article's LIMIT
+    private static final int MAX_ATTEMPTS = 10;
+    private static final Duration PATIENCE = Duration.ofMinutes(2);
+
+    @Deployment
+    static WebArchive deployment() {
+        return Deployments.orders(Deployments.NAME).addClasses(InServerDrainBenchmarkTest.class, Size.class,
+                Drain.class, Delivery.class, ReferenceRelay.class, OneByOneJmsPublisher.class, TrackingPublisher.class,
+                PublishLog.class, Backlog.class, Results.class);
+    }
+
+    @Resource(lookup = RelayDataSource.JNDI_NAME)
+    private DataSource dataSource;
+
+    @Resource(lookup = QUEUE)
+    private Queue queue;
+
+    @Resource(lookup = "java:comp/DefaultJMSConnectionFactory")
+    private ConnectionFactory consumerFactory;
+
+    @Resource(lookup = "java:comp/DefaultManagedScheduledExecutorService")
+    private ManagedScheduledExecutorService scheduler;
+
+    @Resource(lookup = "java:comp/DefaultManagedExecutorService")
+    private ManagedExecutorService workers;
+
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    private ManagedThreadFactory threads;
+
+    @Inject
+    private OutboxRelayBootstrap sampleRelay;
+
+    @EJB
+    private OrderService orders;
+
+    /** Benchmark sizes: smoke for the test command, full for the benchmark's own command. */
+    record Size(String name, int backlog, int runs, Duration baselineCap, Duration producing) {
+
+        static Size fromSystemProperty() {
+            String name = System.getProperty("bench.in-server.size", "smoke").trim().toLowerCase(Locale.ROOT);
+            return switch (name) {
+                case "smoke" -> new Size(name, 2_000, 1, Duration.ofSeconds(5), Duration.ofSeconds(2));
+                case "full" -> new Size(name, 200_000, 3, Duration.ofSeconds(30), Duration.ofSeconds(10));
+                default -> throw new IllegalArgumentException("bench.in-server.size=" + name + " (allowed: smoke, full)");
+            };
+        }
+    }
+
+    /** One timed drain: events per second, and whether the baseline stopped at its time cap. */
+    record Drain(double eventsPerSecond, long done, boolean capped, double brokerMillisPerCall) {
+    }
+
+    /** What the queue held after a drain, against the backlog's ids. */
+    record Delivery(String run, int inserted, int distinct, int missing, int unexpected, long duplicates) {
+
+        boolean ok() {
+            return missing == 0 && distinct == inserted;
+        }
+    }
+
+    @Test
+    void drainIntoTheServersOwnJmsBroker() throws Exception {
+        Size size = Size.fromSystemProperty();
+        String factoryName = System.getProperty("outbox.relay.jms.connection-factory", "java:comp/DefaultJMSConnectionFactory");
+        ConnectionFactory relayFactory = lookup(factoryName, ConnectionFactory.class);
+        UserTransaction transaction = lookup("java:comp/UserTransaction", UserTransaction.class);
+        OutboxRelay sample = sampleRelay.relay().orElseThrow(() -> new AssertionError("the sample's relay is not running"));
+
+        awaitUntil("the sample's own events to be published before its relay pauses", () -> pending() == 0);
+        sample.pause();
+        List<Delivery> deliveries = new ArrayList<>();
+        Map<String, List<Double>> figures = new LinkedHashMap<>();
+        List<String> notes = new ArrayList<>();
+        long started = System.nanoTime();
+        try {
+            drainQueue(0, Set.of()); // a queue left over from an earlier, interrupted run
+            List<Double> producerLimit = new ArrayList<>();
+            for (int run = 1; run <= size.runs(); run++) {
+                producerLimit.add(producers(size.producing()));
+            }
+            figures.put(PRODUCER_LIMIT, producerLimit);
+            for (int instances : new int[] {1, 2}) {
+                for (int run = 1; run <= size.runs(); run++) {
+                    String label = instances + (instances == 1 ? " instance" : " instances") + ", run " + run;
+                    // alternate which goes first, so that neither always meets a warmer machine
+                    boolean baselineFirst = run % 2 == 1;
+                    Drain baseline = null;
+                    Drain relay = null;
+                    for (int turn = 0; turn < 2; turn++) {
+                        if ((turn == 0) == baselineFirst) {
+                            baseline = baseline(size, instances, relayFactory, transaction, "baseline " + label, deliveries);
+                        } else {
+                            relay = relay(size, instances, relayFactory, transaction, "ee-outbox " + label, deliveries);
+                        }
+                    }
+                    add(figures, instances, "reference algorithm (baseline)", baseline.eventsPerSecond());
+                    add(figures, instances, "ee-outbox relay", relay.eventsPerSecond());
+                    add(figures, instances, "ratio ee-outbox / baseline", relay.eventsPerSecond() / baseline.eventsPerSecond());
+                    add(figures, instances, "ratio ee-outbox / the sample's producers (median)",
+                            relay.eventsPerSecond() / median(figures.get(PRODUCER_LIMIT)));
+                    if (instances == 1 && run == 1) {
+                        notes.add(String.format(Locale.ROOT, "Broker time, 1 instance, run 1: the baseline %.2f ms per send, "
+                                + "ee-outbox %.2f ms per batch (one JTA transaction)", baseline.brokerMillisPerCall(),
+                                relay.brokerMillisPerCall()));
+                    }
+                    if (baseline.capped()) {
+                        notes.add("The baseline, " + label + ": timed for its first " + size.baselineCap().toSeconds()
+                                + " s (" + baseline.done() + " events); an untimed ee-outbox relay published the rest before "
+                                + "the delivery check.");
+                    }
+                }
+            }
+        } finally {
+            deleteBenchmarkRows();
+            sample.resume();
+        }
+        String report = report(size, factoryName, figures, notes, deliveries, (System.nanoTime() - started) / 1e9);
+        System.out.println(report);
+        write(report, figures);
+
+        for (Delivery d : deliveries) {
+            assertTrue(d.ok(), "an event was lost: " + d);
+        }
+        assertEquals(4 * size.runs(), deliveries.size(), "every drain was checked");
+    }
+
+    // ------------------------------------------------------------------------------------------ producers
+
+    private static final int PRODUCERS = 8;
+    private static final String PRODUCER_LIMIT = "the sample's producers, " + PRODUCERS
+            + " threads calling OrderService.create, NOTIFY trigger off (tx/s): the producer limit";
+
+    /**
+     * The sample's producer limit: {@value #PRODUCERS} threads calling {@link OrderService#create} (an order
+     * and its outbox event in one container-managed transaction) back to back for {@code duration}; returns
+     * transactions per second. The NOTIFY trigger is off meanwhile, as in the benchmark's section 1 (the paused
+     * sample relay may still be registered as waiting, and would make every commit notify). The orders and their
+     * events are deleted afterwards (the sample's relay is paused, so none of them was published).
+     */
+    private double producers(Duration duration) throws Exception {
+        notifyTrigger(false);
+        try {
+            return produce(duration);
+        } finally {
+            notifyTrigger(true);
+        }
+    }
+
+    private void notifyTrigger(boolean on) throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE outbox_events " + (on ? "ENABLE" : "DISABLE") + " TRIGGER outbox_insert_notify");
+        }
+    }
+
+    private double produce(Duration duration) throws Exception {
+        String customer = "benchmark-" + UUID.randomUUID();
+        AtomicLong committed = new AtomicLong();
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        long end = System.nanoTime() + duration.toNanos();
+        List<Thread> started = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < PRODUCERS; i++) {
+            Thread t = threads.newThread(() -> {
+                try {
+                    while (System.nanoTime() < end) {
+                        orders.create(customer, new BigDecimal("149.90"));
+                        committed.incrementAndGet();
+                    }
+                } catch (RuntimeException e) {
+                    failures.add(e);
+                }
+            });
+            started.add(t);
+            t.start();
+        }
+        for (Thread t : started) {
+            t.join(duration.toMillis() + PATIENCE.toMillis());
+        }
+        double rate = committed.get() / ((System.nanoTime() - t0) / 1e9);
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement events = c.prepareStatement("DELETE FROM outbox_events WHERE aggregate_id IN "
+                     + "(SELECT id::text FROM orders WHERE customer_id = ?)");
+             PreparedStatement made = c.prepareStatement("DELETE FROM orders WHERE customer_id = ?")) {
+            events.setString(1, customer);
+            events.executeUpdate();
+            made.setString(1, customer);
+            made.executeUpdate();
+        }
+        if (!failures.isEmpty()) {
+            throw new AssertionError("a producer failed: " + failures.get(0), failures.get(0));
+        }
+        settle();
+        return rate;
+    }
+
+    // ------------------------------------------------------------------------------------------ drains
+
+    private Drain baseline(Size size, int instances, ConnectionFactory factory, UserTransaction transaction, String run,
+                           List<Delivery> deliveries) throws Exception {
+        List<UUID> ids = freshBacklog(size.backlog());
+        PublishLog log = new PublishLog();
+        long cap = System.nanoTime() + size.baselineCap().toNanos();
+        long t0 = System.nanoTime();
+        List<Future<Long>> done = new ArrayList<>();
+        for (int i = 0; i < instances; i++) {
+            done.add(workers.submit(() -> {
+                try (OneByOneJmsPublisher publisher = new OneByOneJmsPublisher(factory, queue)) {
+                    return new ReferenceRelay(dataSource, new TrackingPublisher(publisher, log), BASELINE_BATCH, MAX_ATTEMPTS)
+                            .drain(() -> System.nanoTime() < cap);
+                }
+            }));
+        }
+        for (Future<Long> f : done) {
+            f.get(size.baselineCap().toSeconds() + PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        }
+        long t1 = System.nanoTime();
+        long published = size.backlog() - pending();
+        boolean capped = published < size.backlog();
+        if (capped) {
+            // publish the rest, untimed, so that the delivery check covers the whole backlog
+            drainWithRelays(1, factory, transaction, log, size.backlog() - published);
+        }
+        deliveries.add(check(run, ids));
+        return new Drain(published / ((t1 - t0) / 1e9), published, capped, log.meanCallMillis());
+    }
+
+    private Drain relay(Size size, int instances, ConnectionFactory factory, UserTransaction transaction, String run,
+                        List<Delivery> deliveries) throws Exception {
+        List<UUID> ids = freshBacklog(size.backlog());
+        PublishLog log = new PublishLog();
+        long t0 = System.nanoTime();
+        long t1 = drainWithRelays(instances, factory, transaction, log, size.backlog());
+        deliveries.add(check(run, ids));
+        return new Drain(size.backlog() / ((t1 - t0) / 1e9), size.backlog(), false, log.meanCallMillis());
+    }
+
+    /**
+     * Starts {@code instances} ee-outbox relays (the library's defaults, NOTIFY off, batch-size 500 as in the
+     * benchmark's other drains) publishing with the shipped JMS publisher in a JTA transaction per batch, waits
+     * until they have completed {@code expected} events, and stops them. Returns when ({@code System.nanoTime()})
+     * the last of those events was completed.
+     */
+    private long drainWithRelays(int instances, ConnectionFactory factory, UserTransaction transaction, PublishLog log,
+                                 long expected) throws Exception {
+        AtomicLong completed = new AtomicLong();
+        AtomicLong reachedAt = new AtomicLong();
+        RelayListener counter = new RelayListener() {
+            @Override
+            public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
+                if (completed.addAndGet(published) >= expected) {
+                    reachedAt.compareAndSet(0, System.nanoTime());
+                }
+            }
+        };
+        List<OutboxRelay> relays = new ArrayList<>();
+        List<JmsPublisher> publishers = new ArrayList<>();
+        try {
+            for (int i = 0; i < instances; i++) {
+                JmsPublisher jms = new JmsPublisher(factory, queue, QUEUE, new UserTransactionBatch(factory, transaction));
+                publishers.add(jms);
+                Publisher tracked = new TrackingPublisher(jms, log);
+                relays.add(OutboxRelay.builder()
+                        .config(RelayConfig.builder().name("benchmark-relay-" + (i + 1)).notifyEnabled(false)
+                                .batchSize(RelayConfig.RECOMMENDED_BATCH_SIZE).build())
+                        .dataSource(dataSource)
+                        .executor(scheduler)
+                        .publisher(tracked)
+                        .listener(counter)
+                        .build());
+            }
+            for (OutboxRelay r : relays) {
+                r.start();
+            }
+            awaitUntil("the relays to publish " + expected + " events", () -> reachedAt.get() != 0);
+            return reachedAt.get();
+        } finally {
+            for (OutboxRelay r : relays) {
+                r.stop(Duration.ofSeconds(10));
+            }
+            for (JmsPublisher p : publishers) {
+                p.close();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ checks
+
+    /** Consumes the queue and compares what arrived with the backlog. */
+    private Delivery check(String run, List<UUID> ids) throws JMSException {
+        Set<UUID> expected = new HashSet<>(ids);
+        Map<UUID, Integer> arrived = drainQueue(ids.size(), expected);
+        int missing = 0;
+        for (UUID id : ids) {
+            if (!arrived.containsKey(id)) {
+                missing++;
+            }
+        }
+        int unexpected = 0;
+        long duplicates = 0;
+        for (Map.Entry<UUID, Integer> e : arrived.entrySet()) {
+            if (!expected.contains(e.getKey())) {
+                unexpected++;
+            }
+            duplicates += e.getValue() - 1;
+        }
+        return new Delivery(run, ids.size(), arrived.size() - unexpected, missing, unexpected, duplicates);
+    }
+
+    /**
+     * Receives until the queue is quiet: 10 s without a message while fewer than {@code expected} distinct
+     * expected events came, 500 ms once they all did (so that late duplicates are counted too).
+     */
+    private Map<UUID, Integer> drainQueue(int expected, Set<UUID> ids) throws JMSException {
+        Map<UUID, Integer> arrived = new HashMap<>();
+        int seen = 0;
+        try (JMSContext context = consumerFactory.createContext(JMSContext.AUTO_ACKNOWLEDGE);
+             JMSConsumer consumer = context.createConsumer(queue)) {
+            while (true) {
+                Message m = consumer.receive(seen >= expected ? 500 : 10_000);
+                if (m == null) {
+                    return arrived;
+                }
+                UUID id = UUID.fromString(m.getStringProperty(JmsPublisher.EVENT_ID));
+                if (arrived.merge(id, 1, Integer::sum) == 1 && ids.contains(id)) {
+                    seen++;
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ database
+
+    private List<UUID> freshBacklog(int n) throws SQLException {
+        deleteBenchmarkRows();
+        List<UUID> ids;
+        try (Connection c = dataSource.getConnection()) {
+            ids = Backlog.insert(c, n, AGGREGATE_TYPE);
+        }
+        settle();
+        return ids;
+    }
+
+    private void deleteBenchmarkRows() throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("DELETE FROM outbox_events WHERE aggregate_type = '" + AGGREGATE_TYPE + "'");
+        }
+    }
+
+    /** VACUUM ANALYZE and, where the user may, a CHECKPOINT: no stale statistics or checkpoint in a timed drain. */
+    private void settle() throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.execute("VACUUM (ANALYZE) outbox_events");
+            try {
+                s.execute("CHECKPOINT");
+            } catch (SQLException notAllowed) {
+                // not a superuser: the runs are a little noisier
+            }
+        }
+    }
+
+    private long pending() throws SQLException {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT count(*) FROM outbox_events WHERE processed_at IS NULL AND dead_at IS NULL")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ report
+
+    private static void add(Map<String, List<Double>> figures, int instances, String what, double value) {
+        figures.computeIfAbsent("persistent JMS in WildFly, " + instances + (instances == 1 ? " instance: " : " instances: ")
+                + what, k -> new ArrayList<>()).add(value);
+    }
+
+    private static String report(Size size, String factoryName, Map<String, List<Double>> figures, List<String> notes,
+                                 List<Delivery> deliveries, double seconds) {
+        StringBuilder md = new StringBuilder();
+        md.append("# ee-outbox benchmark, in-server part: drain into WildFly's own JMS broker\n\n");
+        md.append(String.format(Locale.ROOT, "- size: %s, runs per figure: %d, backlog: %d events; took %.0f s; %s%n",
+                size.name(), size.runs(), size.backlog(), seconds, Instant.now()));
+        String home = System.getProperty("jboss.home.dir", "");
+        md.append("- server: ").append(home.isEmpty() ? "WildFly" : Path.of(home).getFileName()).append(", Java ")
+                .append(System.getProperty("java.version")).append(", ")
+                .append(Runtime.getRuntime().availableProcessors()).append(" cores\n");
+        md.append("- broker: the server's embedded ActiveMQ Artemis, persistent journal; queue ").append(QUEUE)
+                .append(" (no consumer during the drain); both relays send through ").append(factoryName).append('\n');
+        md.append("- baseline: the reference article's algorithm (FetchOutboxBatch LIMIT ").append(BASELINE_BATCH)
+                .append(" FOR UPDATE SKIP LOCKED in a transaction held across the sends, one MarkOutboxProcessed per row, one "
+                        + "non-transacted persistent send per message); ee-outbox: OutboxRelay, its defaults but batch-size ")
+                .append(RelayConfig.RECOMMENDED_BATCH_SIZE).append(", NOTIFY off, the shipped JmsPublisher in one JTA "
+                        + "transaction per batch; the relay's non-JTA data source and the default managed executors\n\n");
+        md.append("Each cell: median of the runs, and (min-max) when there were several.\n\n");
+        md.append("| scenario | events/s, tx/s or ratio |\n|---|---|\n");
+        for (Map.Entry<String, List<Double>> e : figures.entrySet()) {
+            md.append("| ").append(e.getKey()).append(" | ").append(cell(e.getValue(), e.getKey().contains("ratio")))
+                    .append(" |\n");
+        }
+        md.append('\n');
+        for (String note : notes) {
+            md.append("- ").append(note).append('\n');
+        }
+        md.append("\n## Targets (issue 7)\n\n| target | measured (median) | required | status |\n|---|---|---|---|\n");
+        for (int instances : new int[] {1, 2}) {
+            String prefix = "persistent JMS in WildFly, " + instances + (instances == 1 ? " instance: " : " instances: ");
+            target(md, new Results.Target("drain into WildFly's JMS vs baseline, " + instances + " instance(s)",
+                    median(figures.getOrDefault(prefix + "ratio ee-outbox / baseline", List.of(Double.NaN))), 5, true, "x", ""));
+            target(md, new Results.Target("drain into WildFly's JMS vs the sample's producer limit, " + instances + " relay(s)",
+                    median(figures.getOrDefault(prefix + "ratio ee-outbox / the sample's producers (median)", List.of(Double.NaN))),
+                    2, true, "x", ""));
+        }
+        md.append("\n| run | inserted | arrived (distinct) | missing | unexpected | duplicates | ok |\n|---|---|---|---|---|---|---|\n");
+        for (Delivery d : deliveries) {
+            md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %s |%n", d.run(), d.inserted(), d.distinct(),
+                    d.missing(), d.unexpected(), d.duplicates(), d.ok() ? "yes" : "NO"));
+        }
+        return md.toString();
+    }
+
+    private static double median(List<Double> values) {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+    }
+
+    private static void target(StringBuilder md, Results.Target t) {
+        md.append(String.format(Locale.ROOT, "| %s | %.2f %s | %s %.2f %s | %s |%n", t.name(), t.measured(), t.unit(),
+                t.atLeast() ? ">=" : "<=", t.required(), t.unit(), t.status()));
+    }
+
+    private static String cell(List<Double> values, boolean ratio) {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double median = median(values);
+        String format = ratio ? "%.2f" : "%,.0f";
+        String text = String.format(Locale.ROOT, format, median);
+        if (sorted.length > 1) {
+            text += String.format(Locale.ROOT, " (" + format + "-" + format + ")", sorted[0], sorted[sorted.length - 1]);
+        }
+        return ratio ? text + " x" : text;
+    }
+
+    private static void write(String report, Map<String, List<Double>> figures) throws IOException {
+        String out = System.getProperty("bench.in-server.out", "").trim();
+        if (out.isEmpty() || out.startsWith("${")) {
+            return;
+        }
+        Path dir = Path.of(out);
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("results-in-server.md"), report);
+        StringBuilder csv = new StringBuilder("scenario,median,min,max,values\n");
+        for (Map.Entry<String, List<Double>> e : figures.entrySet()) {
+            double[] sorted = e.getValue().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double median = median(e.getValue());
+            csv.append('"').append(e.getKey()).append("\",").append(String.format(Locale.ROOT, "%.3f,%.3f,%.3f,",
+                    median, sorted[0], sorted[sorted.length - 1])).append('"')
+                    .append(Arrays.toString(sorted).replace("[", "").replace("]", "").replace(", ", " ")).append("\"\n");
+        }
+        Files.writeString(dir.resolve("results-in-server.csv"), csv.toString());
+    }
+
+    // ------------------------------------------------------------------------------------------ helpers
+
+    private static void awaitUntil(String what, Check check) throws Exception {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!check.holds()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("gave up after " + PATIENCE.toSeconds() + " s waiting for " + what);
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Check {
+        boolean holds() throws Exception;
+    }
+
+    private static <T> T lookup(String name, Class<T> type) throws NamingException {
+        return type.cast(InitialContext.doLookup(name));
+    }
+}
