@@ -10,6 +10,7 @@ import io.eeoutbox.relay.ee.UserTransactionBatch;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.sample.application.order.OrderService;
 import io.eeoutbox.sample.infrastructure.persistence.RelayDataSource;
+import io.eeoutbox.sample.it.Await;
 import io.eeoutbox.sample.it.Deployments;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
@@ -27,9 +28,7 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.Queue;
 import jakarta.transaction.UserTransaction;
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -39,16 +38,15 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -77,7 +75,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *
  * <p>Size from {@code -Dbench.in-server.size} (a system property of the server): {@code smoke} (the test
  * command: 2,000 events, 1 run, the baseline timed for 5 s) or {@code full} (200,000 events, 3 runs, 30 s).
- * Prints a table and writes {@code results-in-server.md} and {@code .csv} under {@code -Dbench.in-server.out}.
+ * Prints a table and writes {@code results.md} and {@code .csv} under {@code -Dbench.in-server.out}.
  * Fails only when an event was lost, never on speed.
  */
 @Tag("in-server")
@@ -91,12 +89,13 @@ class InServerDrainBenchmarkTest {
     private static final int BASELINE_BATCH = 100; // the article's LIMIT
     private static final int MAX_ATTEMPTS = 10;
     private static final Duration PATIENCE = Duration.ofMinutes(2);
+    private static final int SECTION = 2;
 
     @Deployment
     static WebArchive deployment() {
         return Deployments.orders(Deployments.NAME).addClasses(InServerDrainBenchmarkTest.class, Size.class,
-                Drain.class, Delivery.class, ReferenceRelay.class, OneByOneJmsPublisher.class, TrackingPublisher.class,
-                PublishLog.class, Backlog.class, Results.class);
+                Drain.class, ReferenceRelay.class, OneByOneJmsPublisher.class, TrackingPublisher.class,
+                PublishLog.class, Backlog.class, Results.class, Await.class);
     }
 
     @Resource(lookup = RelayDataSource.JNDI_NAME)
@@ -145,14 +144,6 @@ class InServerDrainBenchmarkTest {
     record Drain(double eventsPerSecond, long done, boolean capped, double brokerMillisPerCall) {
     }
 
-    /** What the queue held after a drain, against the backlog's ids. */
-    record Delivery(String run, int inserted, int distinct, int missing, int unexpected, long duplicates, long stillPending) {
-
-        boolean ok() {
-            return missing == 0 && unexpected == 0 && distinct == inserted && stillPending == 0;
-        }
-    }
-
     @Test
     void drainIntoTheServersOwnJmsBroker() throws Exception {
         Size size = Size.fromSystemProperty();
@@ -161,20 +152,38 @@ class InServerDrainBenchmarkTest {
         UserTransaction transaction = lookup("java:comp/UserTransaction", UserTransaction.class);
         OutboxRelay sample = sampleRelay.relay().orElseThrow(() -> new AssertionError("the sample's relay is not running"));
 
-        awaitUntil("the sample's own events to be published before its relay pauses", PATIENCE, () -> pending() == 0);
+        Await.until(PATIENCE, this::pending, n -> n == 0, "the sample's own events to be published before its relay pauses");
         sample.pause();
-        List<Delivery> deliveries = new ArrayList<>();
-        Map<String, List<Double>> figures = new LinkedHashMap<>();
-        List<String> notes = new ArrayList<>();
+        Results results = new Results();
+        results.environment("part: in-server, the drain into WildFly's own JMS broker (section 2 inside the server), size "
+                + size.name() + ", runs per figure: " + size.runs() + ", backlog: " + size.backlog() + " events");
+        String home = System.getProperty("jboss.home.dir", "");
+        results.environment("server: " + (home.isEmpty() ? "WildFly" : Path.of(home).getFileName()) + ", Java "
+                + System.getProperty("java.version") + ", " + Runtime.getRuntime().availableProcessors() + " cores; started "
+                + Instant.now());
+        results.environment("broker: the server's embedded ActiveMQ Artemis, persistent journal; queue " + QUEUE
+                + " (no consumer during the drain); both relays send through " + factoryName);
+        results.environment("baseline: the reference article's algorithm (FetchOutboxBatch LIMIT " + BASELINE_BATCH
+                + " FOR UPDATE SKIP LOCKED in a transaction held across the sends, one MarkOutboxProcessed per row, one "
+                + "non-transacted persistent send per message); ee-outbox: OutboxRelay, its defaults but batch-size "
+                + RelayConfig.RECOMMENDED_BATCH_SIZE + ", NOTIFY off, the shipped JmsPublisher in one JTA transaction per "
+                + "batch; the relay's non-JTA data source and the default managed executors");
         long started = System.nanoTime();
+        boolean stoppedEarly = false;
         try {
             drainQueue(0, Set.of()); // a queue left over from an earlier, interrupted run
             List<Double> producerLimit = new ArrayList<>();
             for (int run = 1; run <= size.runs(); run++) {
                 producerLimit.add(producers(size.producing()));
             }
-            figures.put(PRODUCER_LIMIT, producerLimit);
+            results.figure(SECTION, PRODUCER_LIMIT, "throughput", "tx/s", producerLimit);
+            double producers = results.find(SECTION, PRODUCER_LIMIT, "throughput").median();
             for (int instances : new int[] {1, 2}) {
+                String prefix = "persistent JMS in WildFly, " + instances + (instances == 1 ? " instance: " : " instances: ");
+                List<Double> baselines = new ArrayList<>();
+                List<Double> relays = new ArrayList<>();
+                List<Double> ratios = new ArrayList<>();
+                List<Double> versusProducers = new ArrayList<>();
                 for (int run = 1; run <= size.runs(); run++) {
                     String label = instances + (instances == 1 ? " instance" : " instances") + ", run " + run;
                     // alternate which goes first from run to run, so that neither always meets a warmer machine
@@ -183,28 +192,39 @@ class InServerDrainBenchmarkTest {
                     Drain relay = null;
                     for (int turn = 0; turn < 2; turn++) {
                         if ((turn == 0) == baselineFirst) {
-                            baseline = baseline(size, instances, relayFactory, transaction, "baseline " + label, deliveries);
+                            baseline = baseline(size, instances, relayFactory, transaction, "baseline " + label, results);
                         } else {
-                            relay = relay(size, instances, relayFactory, transaction, "ee-outbox " + label, deliveries);
+                            relay = relay(size, instances, relayFactory, transaction, "ee-outbox " + label, results);
                         }
                     }
-                    add(figures, instances, "reference algorithm (baseline)", baseline.eventsPerSecond());
-                    add(figures, instances, "ee-outbox relay", relay.eventsPerSecond());
-                    add(figures, instances, "ratio ee-outbox / baseline", relay.eventsPerSecond() / baseline.eventsPerSecond());
-                    add(figures, instances, "ratio ee-outbox / the sample's producers (median)",
-                            relay.eventsPerSecond() / median(figures.get(PRODUCER_LIMIT)));
+                    baselines.add(baseline.eventsPerSecond());
+                    relays.add(relay.eventsPerSecond());
+                    ratios.add(relay.eventsPerSecond() / baseline.eventsPerSecond());
+                    versusProducers.add(relay.eventsPerSecond() / producers);
                     if (instances == 1 && run == 1) {
-                        notes.add(String.format(Locale.ROOT, "Broker time, 1 instance, run 1: the baseline %.2f ms per send, "
-                                + "ee-outbox %.2f ms per batch (one JTA transaction)", baseline.brokerMillisPerCall(),
+                        results.note(SECTION, String.format(Locale.ROOT, "Broker time, 1 instance, run 1: the baseline %.2f ms "
+                                + "per send, ee-outbox %.2f ms per batch (one JTA transaction)", baseline.brokerMillisPerCall(),
                                 relay.brokerMillisPerCall()));
                     }
                     if (baseline.done() < size.backlog()) {
-                        notes.add("The baseline, " + label + ": " + (baseline.capped() ? "timed for its first "
+                        stoppedEarly = true;
+                        results.note(SECTION, "The baseline, " + label + ": " + (baseline.capped() ? "timed for its first "
                                 + size.baselineCap().toSeconds() + " s" : "some of its sends failed") + " (" + baseline.done()
                                 + " events published); an untimed ee-outbox relay published the rest before the delivery "
                                 + "check.");
                     }
                 }
+                results.figure(SECTION, prefix + "reference algorithm (baseline)", "drain rate", "events/s", baselines);
+                results.figure(SECTION, prefix + "ee-outbox relay", "drain rate", "events/s", relays);
+                results.figure(SECTION, prefix + "ratio ee-outbox / baseline", "ratio", "x", ratios);
+                results.figure(SECTION, prefix + "ratio ee-outbox / the sample's producers (median)", "ratio", "x",
+                        versusProducers);
+                results.target(new Results.Target("drain into WildFly's JMS vs baseline, " + instances + " instance(s)",
+                        results.find(SECTION, prefix + "ratio ee-outbox / baseline", "ratio").median(), 5, true, "x",
+                        "same run, same broker"));
+                results.target(new Results.Target("drain into WildFly's JMS vs the sample's producer limit, " + instances
+                        + " relay(s)", results.find(SECTION, prefix + "ratio ee-outbox / the sample's producers (median)",
+                        "ratio").median(), 2, true, "x", "OrderService.create from " + PRODUCERS + " threads, an upper bound"));
             }
         } finally {
             try {
@@ -214,25 +234,30 @@ class InServerDrainBenchmarkTest {
                 sample.resume();
             }
         }
-        if (notes.stream().anyMatch(n -> n.startsWith("The baseline"))) {
-            notes.add("A baseline that stopped early was timed over the start of its backlog, ee-outbox over the whole of it "
-                    + "(when the broker already pages to disk, past 10 MiB): the ratios lean the baseline's way.");
+        if (stoppedEarly) {
+            results.note(SECTION, "A baseline that stopped early was timed over the start of its backlog, ee-outbox over the "
+                    + "whole of it (when the broker already pages to disk, past 10 MiB): the ratios lean the baseline's way.");
         }
-        String report = report(size, factoryName, figures, notes, deliveries, (System.nanoTime() - started) / 1e9);
-        System.out.println(report);
-        write(report, figures);
+        results.note(SECTION, "Duplicates: both publishers set _AMQ_DUPL_ID to the event id, so the broker drops a repeated "
+                + "send and the checks show only repeats that passed its duplicate-id cache.");
+        results.environment(String.format(Locale.ROOT, "the in-server part took %.0f s", (System.nanoTime() - started) / 1e9));
+        System.out.println(results.markdown());
+        String out = System.getProperty("bench.in-server.out", "").trim();
+        if (!out.isEmpty() && !out.startsWith("${")) {
+            results.write(Path.of(out));
+        }
 
-        for (Delivery d : deliveries) {
-            assertTrue(d.ok(), "an event was lost: " + d);
+        for (Results.Check c : results.checks()) {
+            assertTrue(c.passed(), "an event was lost, or something else was published: " + c);
         }
-        assertEquals(4 * size.runs(), deliveries.size(), "every drain was checked");
+        assertEquals(4 * size.runs(), results.checks().size(), "every drain was checked");
     }
 
     // ------------------------------------------------------------------------------------------ producers
 
     private static final int PRODUCERS = 8;
     private static final String PRODUCER_LIMIT = "the sample's producers, " + PRODUCERS
-            + " threads calling OrderService.create, NOTIFY trigger off (tx/s): the producer limit";
+            + " threads calling OrderService.create, NOTIFY trigger off: the producer limit";
 
     /**
      * The sample's producer limit: {@value #PRODUCERS} threads calling {@link OrderService#create} (an order
@@ -303,7 +328,7 @@ class InServerDrainBenchmarkTest {
     // ------------------------------------------------------------------------------------------ drains
 
     private Drain baseline(Size size, int instances, ConnectionFactory factory, UserTransaction transaction, String run,
-                           List<Delivery> deliveries) throws Exception {
+                           Results results) throws Exception {
         List<UUID> ids = freshBacklog(size.backlog());
         PublishLog log = new PublishLog();
         long cap = System.nanoTime() + size.baselineCap().toNanos();
@@ -334,17 +359,17 @@ class InServerDrainBenchmarkTest {
             // delivery check covers the whole backlog and the broker time is the baseline's own
             drainWithRelays(1, factory, transaction, new PublishLog(), left, size.drainPatience());
         }
-        deliveries.add(check(run, ids));
+        results.check(check(run, ids));
         return new Drain(published / ((t1 - t0) / 1e9), published, t1 >= cap, log.meanCallMillis());
     }
 
     private Drain relay(Size size, int instances, ConnectionFactory factory, UserTransaction transaction, String run,
-                        List<Delivery> deliveries) throws Exception {
+                        Results results) throws Exception {
         List<UUID> ids = freshBacklog(size.backlog());
         PublishLog log = new PublishLog();
         long t0 = System.nanoTime();
         long t1 = drainWithRelays(instances, factory, transaction, log, size.backlog(), size.drainPatience());
-        deliveries.add(check(run, ids));
+        results.check(check(run, ids));
         return new Drain(size.backlog() / ((t1 - t0) / 1e9), size.backlog(), false, log.meanCallMillis());
     }
 
@@ -358,11 +383,12 @@ class InServerDrainBenchmarkTest {
                                  long expected, Duration patience) throws Exception {
         AtomicLong completed = new AtomicLong();
         AtomicLong reachedAt = new AtomicLong();
+        CountDownLatch reached = new CountDownLatch(1);
         RelayListener counter = new RelayListener() {
             @Override
             public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
-                if (completed.addAndGet(published) >= expected) {
-                    reachedAt.compareAndSet(0, System.nanoTime());
+                if (completed.addAndGet(published) >= expected && reachedAt.compareAndSet(0, System.nanoTime())) {
+                    reached.countDown();
                 }
             }
         };
@@ -385,7 +411,10 @@ class InServerDrainBenchmarkTest {
             for (OutboxRelay r : relays) {
                 r.start();
             }
-            awaitUntil("the relays to publish " + expected + " events", patience, () -> reachedAt.get() != 0);
+            if (!reached.await(patience.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new AssertionError("the relays published " + completed.get() + " of " + expected + " events in "
+                        + patience.toSeconds() + " s");
+            }
             return reachedAt.get();
         } finally {
             for (OutboxRelay r : relays) {
@@ -400,7 +429,7 @@ class InServerDrainBenchmarkTest {
     // ------------------------------------------------------------------------------------------ checks
 
     /** Consumes the queue and compares what arrived with the backlog. */
-    private Delivery check(String run, List<UUID> ids) throws JMSException, SQLException {
+    private Results.Check check(String run, List<UUID> ids) throws JMSException, SQLException {
         Set<UUID> expected = new HashSet<>(ids);
         Map<UUID, Integer> arrived = drainQueue(ids.size(), expected);
         int missing = 0;
@@ -417,7 +446,8 @@ class InServerDrainBenchmarkTest {
             }
             duplicates += e.getValue() - 1;
         }
-        return new Delivery(run, ids.size(), arrived.size() - unexpected, missing, unexpected, duplicates, pending());
+        return new Results.Check(run + " (consumed from the broker)", ids.size(), arrived.size() - unexpected, missing,
+                unexpected, duplicates, pending());
     }
 
     /**
@@ -460,8 +490,10 @@ class InServerDrainBenchmarkTest {
     }
 
     private void deleteBenchmarkRows() throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
-            s.executeUpdate("DELETE FROM outbox_events WHERE aggregate_type = '" + AGGREGATE_TYPE + "'");
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement delete = c.prepareStatement("DELETE FROM outbox_events WHERE aggregate_type = ?")) {
+            delete.setString(1, AGGREGATE_TYPE);
+            delete.executeUpdate();
         }
     }
 
@@ -485,118 +517,7 @@ class InServerDrainBenchmarkTest {
         }
     }
 
-    // ------------------------------------------------------------------------------------------ report
-
-    private static void add(Map<String, List<Double>> figures, int instances, String what, double value) {
-        figures.computeIfAbsent("persistent JMS in WildFly, " + instances + (instances == 1 ? " instance: " : " instances: ")
-                + what, k -> new ArrayList<>()).add(value);
-    }
-
-    private static String report(Size size, String factoryName, Map<String, List<Double>> figures, List<String> notes,
-                                 List<Delivery> deliveries, double seconds) {
-        StringBuilder md = new StringBuilder();
-        md.append("# ee-outbox benchmark, in-server part: drain into WildFly's own JMS broker\n\n");
-        md.append(String.format(Locale.ROOT, "- size: %s, runs per figure: %d, backlog: %d events; took %.0f s; %s%n",
-                size.name(), size.runs(), size.backlog(), seconds, Instant.now()));
-        String home = System.getProperty("jboss.home.dir", "");
-        md.append("- server: ").append(home.isEmpty() ? "WildFly" : Path.of(home).getFileName()).append(", Java ")
-                .append(System.getProperty("java.version")).append(", ")
-                .append(Runtime.getRuntime().availableProcessors()).append(" cores\n");
-        md.append("- broker: the server's embedded ActiveMQ Artemis, persistent journal; queue ").append(QUEUE)
-                .append(" (no consumer during the drain); both relays send through ").append(factoryName).append('\n');
-        md.append("- baseline: the reference article's algorithm (FetchOutboxBatch LIMIT ").append(BASELINE_BATCH)
-                .append(" FOR UPDATE SKIP LOCKED in a transaction held across the sends, one MarkOutboxProcessed per row, one "
-                        + "non-transacted persistent send per message); ee-outbox: OutboxRelay, its defaults but batch-size ")
-                .append(RelayConfig.RECOMMENDED_BATCH_SIZE).append(", NOTIFY off, the shipped JmsPublisher in one JTA "
-                        + "transaction per batch; the relay's non-JTA data source and the default managed executors\n\n");
-        md.append("Each cell: median of the runs, and (min-max) when there were several.\n\n");
-        md.append("| scenario | events/s, tx/s or ratio |\n|---|---|\n");
-        for (Map.Entry<String, List<Double>> e : figures.entrySet()) {
-            md.append("| ").append(e.getKey()).append(" | ").append(cell(e.getValue(), e.getKey().contains("ratio")))
-                    .append(" |\n");
-        }
-        md.append('\n');
-        for (String note : notes) {
-            md.append("- ").append(note).append('\n');
-        }
-        md.append("\n## Targets (issue 7)\n\n| target | measured (median) | required | status |\n|---|---|---|---|\n");
-        for (int instances : new int[] {1, 2}) {
-            String prefix = "persistent JMS in WildFly, " + instances + (instances == 1 ? " instance: " : " instances: ");
-            target(md, new Results.Target("drain into WildFly's JMS vs baseline, " + instances + " instance(s)",
-                    median(figures.getOrDefault(prefix + "ratio ee-outbox / baseline", List.of(Double.NaN))), 5, true, "x", ""));
-            target(md, new Results.Target("drain into WildFly's JMS vs the sample's producer limit, " + instances + " relay(s)",
-                    median(figures.getOrDefault(prefix + "ratio ee-outbox / the sample's producers (median)", List.of(Double.NaN))),
-                    2, true, "x", ""));
-        }
-        md.append("\n## Delivery checks (the queue consumed after every drain)\n\n"
-                + "| run | inserted | arrived (distinct) | missing | unexpected | duplicates | still pending | ok |\n"
-                + "|---|---|---|---|---|---|---|---|\n");
-        for (Delivery d : deliveries) {
-            md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d | %d | %s |%n", d.run(), d.inserted(),
-                    d.distinct(), d.missing(), d.unexpected(), d.duplicates(), d.stillPending(), d.ok() ? "yes" : "NO"));
-        }
-        md.append("\nDuplicates: both publishers set _AMQ_DUPL_ID to the event id, so the broker drops a repeated send and"
-                + " this column shows only repeats that passed its duplicate-id cache.\n");
-        return md.toString();
-    }
-
-    private static double median(List<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return sorted.length % 2 == 1 ? sorted[sorted.length / 2]
-                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-    }
-
-    private static void target(StringBuilder md, Results.Target t) {
-        md.append(String.format(Locale.ROOT, "| %s | %.2f %s | %s %.2f %s | %s |%n", t.name(), t.measured(), t.unit(),
-                t.atLeast() ? ">=" : "<=", t.required(), t.unit(), t.status()));
-    }
-
-    private static String cell(List<Double> values, boolean ratio) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        double median = median(values);
-        String format = ratio ? "%.2f" : "%,.0f";
-        String text = String.format(Locale.ROOT, format, median);
-        if (sorted.length > 1) {
-            text += String.format(Locale.ROOT, " (" + format + "-" + format + ")", sorted[0], sorted[sorted.length - 1]);
-        }
-        return ratio ? text + " x" : text;
-    }
-
-    private static void write(String report, Map<String, List<Double>> figures) throws IOException {
-        String out = System.getProperty("bench.in-server.out", "").trim();
-        if (out.isEmpty() || out.startsWith("${")) {
-            return;
-        }
-        Path dir = Path.of(out);
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve("results-in-server.md"), report);
-        StringBuilder csv = new StringBuilder("scenario,median,min,max,values\n");
-        for (Map.Entry<String, List<Double>> e : figures.entrySet()) {
-            double[] sorted = e.getValue().stream().mapToDouble(Double::doubleValue).sorted().toArray();
-            double median = median(e.getValue());
-            csv.append('"').append(e.getKey()).append("\",").append(String.format(Locale.ROOT, "%.3f,%.3f,%.3f,",
-                    median, sorted[0], sorted[sorted.length - 1])).append('"')
-                    .append(Arrays.toString(sorted).replace("[", "").replace("]", "").replace(", ", " ")).append("\"\n");
-        }
-        Files.writeString(dir.resolve("results-in-server.csv"), csv.toString());
-    }
-
     // ------------------------------------------------------------------------------------------ helpers
-
-    private static void awaitUntil(String what, Duration patience, Check check) throws Exception {
-        long deadline = System.nanoTime() + patience.toNanos();
-        while (!check.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("gave up after " + patience.toSeconds() + " s waiting for " + what);
-            }
-            TimeUnit.MILLISECONDS.sleep(20);
-        }
-    }
-
-    @FunctionalInterface
-    private interface Check {
-        boolean holds() throws Exception;
-    }
 
     private static <T> T lookup(String name, Class<T> type) throws NamingException {
         return type.cast(InitialContext.doLookup(name));

@@ -5,12 +5,12 @@ import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 
 /** Waits for an outcome the test can observe, checking often, up to a deadline. */
-final class Await {
+public final class Await {
 
     private Await() {
     }
 
-    static <T> T until(Duration timeout, Callable<T> probe, Predicate<T> done, String what) throws Exception {
+    public static <T> T until(Duration timeout, Callable<T> probe, Predicate<T> done, String what) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         T last = probe.call();
         while (!done.test(last)) {
