@@ -2,7 +2,8 @@
 # The write overhead on PostgreSQL alone, without a JVM: what an outbox row adds to a one-INSERT
 # business transaction when it travels as a statement of its own (as with JDBC, JPA and JTA) and
 # when it travels in the same round trip as the business INSERT. Companion of the benchmark's
-# section 1; see ../README.md ("The write overhead on PostgreSQL alone").
+# section 1; see docs/benchmark.md ("The write overhead on PostgreSQL alone") and
+# docs/decisions/0007-write-overhead-floor.md.
 #
 # Usage: [CLIENTS="1 2 8"] write-overhead.sh [seconds per run (10)] [rounds (3)]
 # Connects with the usual libpq variables (PGHOST, PGPORT, PGUSER, PGPASSWORD); the default is

@@ -18,7 +18,7 @@ import jdk.jfr.Recording;
  * least once and none was lost; the exit status is 1 when a check failed (a missed speed target
  * is reported, not fatal).
  *
- * <p>Run from the repository root (see {@code src/test/resources/bench/README.md}):
+ * <p>Run from the repository root (see {@code docs/benchmark.md}):
  * <pre>
  * mvn -B -ntp -pl outbox-ee-relay -am verify -Pbenchmark -DskipTests \
  *     -Doutbox.test.jdbc-url=jdbc:postgresql://127.0.0.1:5432/postgres -Doutbox.test.jdbc-user=postgres
