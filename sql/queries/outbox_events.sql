@@ -31,7 +31,7 @@ FOR UPDATE SKIP LOCKED;
 -- pinned to the partial index), stopping early once the rows hold max_bytes of payload (V7; the
 -- first row always goes). RETURNING order is unspecified: callers sort by seq. The functions lease
 -- the locked rows by id, never by ctid: a row updated after the claim's snapshot is locked in its
--- newest version, whose ctid that snapshot cannot see (README, "What limits the missed ones").
+-- newest version, whose ctid that snapshot cannot see (docs/decisions/0006-claims-by-ctid-withdrawn.md).
 SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at
 FROM outbox_claim_batch(@claim_token::uuid, @locked_until::timestamptz, @max_attempts::int,
                         @now::timestamptz, @batch_size::int, @max_bytes::int);

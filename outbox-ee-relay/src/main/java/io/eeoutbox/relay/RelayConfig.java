@@ -99,10 +99,11 @@ public final class RelayConfig {
      * Rows per claim. Bigger batches drain faster (one statement, one commit and one broker transaction
      * each): measured on 2 cores, 35k events/s at 100, 42k at 500, 54k at 1,000; the benchmark runs the
      * relay at {@link #RECOMMENDED_BATCH_SIZE}. The default stays 100 until the fault suite's broker
-     * outage passes reliably at 500 (it failed in 2 of 3 CI runs there: see the README).
+     * outage passes reliably at 500 (it failed in 2 of 3 CI runs there: see
+     * docs/decisions/0003-default-batch-size-100.md).
      */
     public static final int DEFAULT_BATCH_SIZE = 100;
-    /** The batch size the benchmark measures and the README recommends for draining backlogs. */
+    /** The batch size the benchmark measures and recommends for draining backlogs (docs/benchmark.md). */
     public static final int RECOMMENDED_BATCH_SIZE = 500;
     /** Payload bytes per claim: what a batch may hold in the relay's memory, 4 MiB. */
     public static final int DEFAULT_BATCH_MAX_BYTES = 4 << 20;
@@ -310,7 +311,8 @@ public final class RelayConfig {
      * until a look finds nothing, then waits for a wake-up (NOTIFY, the in-server commit hint) or the
      * fallback poll. While events keep coming, their publish latency so depends on this interval and
      * not on how promptly notifications arrive (under heavy load PostgreSQL and PgJDBC deliver them in
-     * bunches, hundreds of milliseconds apart: see the README). It costs one claim that finds nothing
+     * bunches, hundreds of milliseconds apart: see docs/decisions/0004-notify-latency.md and
+     * 0005-busy-poll-and-notify-only-while-waiting.md). It costs one claim that finds nothing
      * per burst of events; an idle relay sends no extra query. With schema V8, a relay whose busy look
      * finds events again also tells producers to stop notifying until it is idle again. Zero: off,
      * wake-ups only (and producers notify on every insert while the relay is registered).
