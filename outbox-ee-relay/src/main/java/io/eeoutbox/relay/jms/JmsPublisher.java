@@ -27,16 +27,18 @@ import java.util.logging.Logger;
  * consumers' deduplication key), {@value #EVENT_TYPE}, {@value #AGGREGATE_TYPE}, {@value #AGGREGATE_ID},
  * {@value #CREATED_AT} (ISO-8601) and {@value #ATTEMPT}; {@code JMSType} is the event type;
  * {@code JMSXGroupID} is the aggregate id, so brokers with message groups deliver an aggregate's
- * messages to one consumer in order; and {@value #ARTEMIS_DUPLICATE_ID} is the event id, so ActiveMQ
- * Artemis drops a message it has already stored (other brokers ignore the property).
+ * messages to one consumer in order; and, on a message sent on its own (not in a batch transaction),
+ * {@value #ARTEMIS_DUPLICATE_ID} is the event id, so ActiveMQ Artemis drops a message it has already stored
+ * (other brokers ignore the property).
  *
  * <h2>Transactions and duplicates</h2>
  * {@link #publishAll} sends a whole batch in <em>one broker transaction</em>, supplied by a
- * {@link BatchTransaction}: outside a server a {@link JMSContext#SESSION_TRANSACTED} context that is
- * committed after the last send ({@link BatchTransaction#sessionTransacted()}); inside a Jakarta EE
- * server, where a context ignores {@code SESSION_TRANSACTED}, the EE layer supplies one that wraps the
- * sends in a JTA {@code UserTransaction} (only the JMS resource takes part in it: the relay's
- * database connection is not enlisted). Either the broker stores the whole batch or none of it.
+ * {@link BatchTransaction}: a {@link JMSContext#SESSION_TRANSACTED} context that is committed after the
+ * last send ({@link BatchTransaction#sessionTransacted()}), outside a server and inside one whose
+ * connection factory gives local transactions; with a container-managed factory, which refuses them, the
+ * EE layer wraps the sends in a JTA {@code UserTransaction} instead (only the JMS resource takes part in it:
+ * the relay's database connection is not enlisted). Either the broker stores the whole batch or none of it,
+ * and a commit whose outcome is unknown counts as failed: the batch is sent again.
  * When the batch transaction fails, the messages are sent again one by one, each in a send of its
  * own, so that one message the broker refuses fails alone and its neighbours go through. When no
  * connection can be opened, or a send fails because the connection is gone, the remaining messages
@@ -46,9 +48,9 @@ import java.util.logging.Logger;
  * <p>Delivery is at least once. A message is sent again when the relay dies, or loses its database
  * connection, after the broker committed the batch and before the rows were marked; and when a
  * commit fails in a way that leaves open whether it happened, the one-by-one sends that follow may
- * repeat messages of it. Artemis removes such repeats by {@value #ARTEMIS_DUPLICATE_ID} (within its
- * duplicate-id cache); consumers deduplicate by {@value #EVENT_ID} in every case (see the inbox in
- * outbox-jpa).
+ * repeat messages of it. Artemis removes repeats sent on their own by {@value #ARTEMIS_DUPLICATE_ID}
+ * (within its duplicate-id cache); a batch carries no such id, since Artemis refuses a whole transaction
+ * holding one repeat. Consumers deduplicate by {@value #EVENT_ID} in every case (see the inbox in outbox-jpa).
  *
  * <p>Known limit, seen with ActiveMQ Artemis 2.42: a message that a broker <em>plugin</em> refuses
  * inside a transacted session is dropped while the commit still succeeds (outside a transaction the
@@ -96,7 +98,7 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
     @Override
     public void publish(OutboxMessage message) throws JMSException {
         try (JMSContext context = connectionFactory.createContext()) {
-            send(context, producer(context), message);
+            send(context, producer(context), message, true);
         }
     }
 
@@ -114,7 +116,7 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
                 batchTransaction.run(context -> {
                     JMSProducer producer = producer(context);
                     for (OutboxMessage m : batch) {
-                        send(context, producer, m);
+                        send(context, producer, m, false);
                     }
                 });
                 return PublishResult.allPublished();
@@ -134,18 +136,25 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
     private PublishResult oneByOne(List<OutboxMessage> batch) {
         Map<UUID, Throwable> failures = new LinkedHashMap<>();
         JMSContext context;
+        JMSProducer producer;
         try {
             context = connectionFactory.createContext();
         } catch (RuntimeException e) {
             // No connection at all: none of the messages can go, and none of them is at fault.
             return allUnavailable(batch, 0, e, failures);
         }
-        try (context) {
-            JMSProducer producer = producer(context);
+        try {
+            try {
+                // A context creates its session and producer lazily: the broker can go away in between, and
+                // then nothing was sent (docs/decisions/0008-relay-batches-in-a-local-jms-transaction.md).
+                producer = producer(context);
+            } catch (RuntimeException e) {
+                return notSent(batch, e, failures);
+            }
             for (int i = 0; i < batch.size(); i++) {
                 OutboxMessage m = batch.get(i);
                 try {
-                    send(context, producer, m);
+                    send(context, producer, m, true);
                 } catch (JMSException | RuntimeException e) {
                     if (isConnectionFailure(e)) {
                         return allUnavailable(batch, i, e, failures);
@@ -153,8 +162,23 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
                     failures.put(m.id(), e);
                 }
             }
-        } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "closing the JMS context failed", e);
+            return PublishResult.of(failures);
+        } finally {
+            try {
+                context.close();
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "closing the JMS context failed", e);
+            }
+        }
+    }
+
+    /** None of the messages was sent: "broker unavailable" when the connection is gone, else each fails with it. */
+    private PublishResult notSent(List<OutboxMessage> batch, RuntimeException cause, Map<UUID, Throwable> failures) {
+        if (isConnectionFailure(cause)) {
+            return allUnavailable(batch, 0, cause, failures);
+        }
+        for (OutboxMessage m : batch) {
+            failures.put(m.id(), cause);
         }
         return PublishResult.of(failures);
     }
@@ -190,7 +214,7 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
      * the cause chain. A JMS illegal-state error is left out here: in a batch it may come from the
      * transaction rather than the connection, and the one-by-one pass then tells the two apart.
      */
-    static boolean isBrokerUnreachable(Throwable failure) {
+    public static boolean isBrokerUnreachable(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof java.net.SocketException || t instanceof java.net.UnknownHostException) {
                 return true;
@@ -207,7 +231,14 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
         return context.createProducer().setDeliveryMode(DeliveryMode.PERSISTENT);
     }
 
-    private void send(JMSContext context, JMSProducer producer, OutboxMessage m) throws JMSException {
+    /**
+     * @param duplicateId whether to set {@value #ARTEMIS_DUPLICATE_ID}: only on a send of its own. Artemis refuses a
+     *                    whole transaction that holds a message id it already has (rows sent again after their lease
+     *                    ran out), and inside JTA that refusal is a failed one-phase commit that the transaction
+     *                    manager keeps as a heuristic hazard; so batches go without it and the consumers' inbox
+     *                    recognises a repeat by {@value #EVENT_ID} (docs/decisions/0008-relay-batches-in-a-local-jms-transaction.md)
+     */
+    private void send(JMSContext context, JMSProducer producer, OutboxMessage m, boolean duplicateId) throws JMSException {
         TextMessage message = context.createTextMessage(m.payload());
         String id = m.id().toString();
         message.setJMSType(m.eventType());
@@ -224,7 +255,9 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
             message.setStringProperty(CREATED_AT, m.createdAt().toString());
         }
         message.setIntProperty(ATTEMPT, m.attempt());
-        message.setStringProperty(ARTEMIS_DUPLICATE_ID, id);
+        if (duplicateId) {
+            message.setStringProperty(ARTEMIS_DUPLICATE_ID, id);
+        }
         producer.send(destination, message);
     }
 

@@ -75,16 +75,58 @@ class JmsPublisherIT {
     }
 
     @Test
-    void aMessageSentTwiceIsStoredOnceByArtemisDuplicateDetection() {
+    void aBatchSentAgainCommitsAndItsRepeatsReachTheConsumerWithTheirEventIds() {
         try (JmsPublisher publisher = JmsPublisher.standalone(broker.connectionFactory(), broker.queue())) {
             List<OutboxMessage> batch = batch("a", "b");
             assertThat(publisher.publishAll(batch).failures()).isEmpty();
-            // the relay died before marking: the same batch is published again, now with a new neighbour
+            // the relay died before marking: the same rows are published again, now with a new neighbour; the
+            // batch must not fail for its repeats (Artemis would refuse a whole transaction holding a known
+            // duplicate id), and the consumer recognises them by outbox_event_id
             List<OutboxMessage> again = new ArrayList<>(batch);
             again.addAll(batch("c"));
             assertThat(publisher.publishAll(again).failures()).isEmpty();
             assertThat(broker.receive(10, 300)).extracting(JmsPublisherIT::id).containsExactlyInAnyOrder(
+                    batch.get(0).id().toString(), batch.get(1).id().toString(),
                     batch.get(0).id().toString(), batch.get(1).id().toString(), again.get(2).id().toString());
+        }
+    }
+
+    @Test
+    void aMessageSentAgainOnItsOwnIsStoredOnceByArtemisDuplicateDetection() {
+        try (JmsPublisher publisher = JmsPublisher.standalone(broker.connectionFactory(), broker.queue())) {
+            List<OutboxMessage> one = batch("a");
+            assertThat(publisher.publishAll(one).failures()).isEmpty();
+            assertThat(publisher.publishAll(one).failures()).isEmpty();
+            assertThat(broker.receive(10, 300)).extracting(JmsPublisherIT::id).containsExactly(one.get(0).id().toString());
+        }
+    }
+
+    /**
+     * The broker goes away between the context and its producer (a context creates its session lazily): the
+     * message was not sent and must be reported so. It used to be reported published, and the relay marked the
+     * row: a lost event (docs/decisions/0008-relay-batches-in-a-local-jms-transaction.md).
+     */
+    @Test
+    void theBrokerGoneBeforeTheProducerExistsFailsTheMessageInsteadOfReportingItPublished() throws Exception {
+        org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory real =
+                (org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory) broker.connectionFactory();
+        real.setCallTimeout(2_000);
+        jakarta.jms.ConnectionFactory cutAfterContext = (jakarta.jms.ConnectionFactory) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {jakarta.jms.ConnectionFactory.class}, (proxy, method, args) -> {
+                    Object result = method.invoke(real, args);
+                    if (method.getName().equals("createContext")) {
+                        broker.stop();
+                    }
+                    return result;
+                });
+        List<OutboxMessage> one = batch("a");
+        try (JmsPublisher publisher = new JmsPublisher(cutAfterContext, broker.queue(), "outbox.events",
+                JmsPublisher.BatchTransaction.sessionTransacted(cutAfterContext))) {
+            PublishResult result = publisher.publishAll(one);
+            assertThat(result.failures()).containsOnlyKeys(one.get(0).id());
+            assertThat(result.failures().get(one.get(0).id())).isInstanceOf(io.eeoutbox.spi.BrokerUnavailableException.class);
+        } finally {
+            broker.restart();
         }
     }
 
