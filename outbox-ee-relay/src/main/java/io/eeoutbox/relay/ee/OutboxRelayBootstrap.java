@@ -154,7 +154,8 @@ public class OutboxRelayBootstrap {
                 RelayConfig.JMS_CONNECTION_FACTORY);
         Destination destination = lookup(jndi, config.jmsDestination(), Destination.class, RelayConfig.JMS_DESTINATION);
         UserTransaction ut = lookup(jndi, USER_TRANSACTION, UserTransaction.class, "(the server's UserTransaction)");
-        shippedPublisher = new JmsPublisher(cf, destination, config.jmsDestination(), new UserTransactionBatch(cf, ut));
+        shippedPublisher = new JmsPublisher(cf, destination, config.jmsDestination(),
+                new LocalOrJtaBatch(cf, config.jmsConnectionFactory(), ut));
         return shippedPublisher;
     }
 

@@ -42,11 +42,14 @@ public final class UserTransactionBatch implements JmsPublisher.BatchTransaction
         }
     }
 
+    /**
+     * Ends whatever transaction the failed batch left on this thread, in every state but "none": a transaction
+     * left associated (rolled back by a timeout, say) would make the next batch's {@code begin} fail, and a JMS
+     * context created on a thread that still has one counts as inside JTA to a resource adapter.
+     */
     private void rollbackQuietly(Throwable cause) {
         try {
-            int status = transaction.getStatus();
-            if (status != Status.STATUS_NO_TRANSACTION && status != Status.STATUS_COMMITTED
-                    && status != Status.STATUS_ROLLEDBACK) {
+            if (transaction.getStatus() != Status.STATUS_NO_TRANSACTION) {
                 transaction.rollback();
             }
         } catch (SystemException | RuntimeException e) {

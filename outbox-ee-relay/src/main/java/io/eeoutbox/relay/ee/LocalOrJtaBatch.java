@@ -1,0 +1,85 @@
+package io.eeoutbox.relay.ee;
+
+import io.eeoutbox.relay.jms.JmsPublisher;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSContext;
+import jakarta.jms.JMSRuntimeException;
+import jakarta.transaction.UserTransaction;
+import java.util.Objects;
+import java.util.logging.Logger;
+
+/**
+ * The shipped JMS publisher's batch transaction inside a server: a <em>local</em> JMS transaction when the
+ * configured connection factory gives one (a plain client factory, such as a WildFly {@code connection-factory}),
+ * and a JTA transaction that holds only the JMS resource otherwise (a container-managed, pooled factory, which
+ * refuses {@code SESSION_TRANSACTED} outside JTA).
+ *
+ * <p>Why local first (docs/decisions/0008-relay-batches-in-a-local-jms-transaction.md): a broker outage must
+ * leave nothing behind for an operator. In a JTA transaction, a one-phase commit that fails on a lost
+ * connection, or on a message Artemis already has, is a heuristic hazard that Narayana keeps in its log store
+ * until someone deletes it, and WildFly's pool can keep handing out the destroyed connection afterwards. A
+ * local transaction has neither: its commit succeeds only when the broker stored the whole batch, and fails
+ * otherwise.
+ *
+ * <p>The choice is made at the first batch that reaches the broker (a factory cannot be asked while the broker is
+ * down) and logged once.
+ */
+public final class LocalOrJtaBatch implements JmsPublisher.BatchTransaction {
+
+    private static final Logger LOG = Logger.getLogger(LocalOrJtaBatch.class.getName());
+
+    private final ConnectionFactory connectionFactory;
+    private final String factoryName;
+    private final JmsPublisher.BatchTransaction local;
+    private final JmsPublisher.BatchTransaction jta;
+    private volatile JmsPublisher.BatchTransaction chosen;
+
+    public LocalOrJtaBatch(ConnectionFactory connectionFactory, String factoryName, UserTransaction transaction) {
+        this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+        this.factoryName = factoryName;
+        this.local = JmsPublisher.BatchTransaction.sessionTransacted(connectionFactory);
+        this.jta = new UserTransactionBatch(connectionFactory, transaction);
+    }
+
+    @Override
+    public void run(JmsPublisher.BatchWork work) throws Exception {
+        choose().run(work);
+    }
+
+    /** Whether batches go in local JMS transactions; empty until the first batch reached the broker. */
+    public java.util.Optional<Boolean> usesLocalTransactions() {
+        JmsPublisher.BatchTransaction c = chosen;
+        return c == null ? java.util.Optional.empty() : java.util.Optional.of(c == local);
+    }
+
+    private JmsPublisher.BatchTransaction choose() {
+        JmsPublisher.BatchTransaction c = chosen;
+        if (c != null) {
+            return c;
+        }
+        boolean transacted = givesLocalTransactions();
+        chosen = transacted ? local : jta;
+        LOG.info(() -> "ee-outbox relay: each batch is sent in " + (transacted
+                ? "a local JMS transaction of " + factoryName
+                : "a JTA transaction holding only " + factoryName + " (the factory gives no local JMS transactions;"
+                        + " a plain client connection factory avoids JTA and its heuristic outcomes, see"
+                        + " docs/operations.md)"));
+        return chosen;
+    }
+
+    private boolean givesLocalTransactions() {
+        try (JMSContext probe = connectionFactory.createContext(JMSContext.SESSION_TRANSACTED)) {
+            return probe.getTransacted();
+        } catch (JMSRuntimeException e) {
+            if (JmsPublisher.isBrokerUnreachable(e)) {
+                throw e; // the broker is down: no answer yet, the batch fails as "broker unavailable"
+            }
+            return false; // a container-managed factory refuses local transactions outside JTA
+        }
+    }
+
+    @Override
+    public void close() {
+        local.close();
+    }
+}
