@@ -141,6 +141,7 @@ class BadInputFaultIT {
                 .expect("failed health checks between the requests", 0, unhealthy)
                 .check(server.isAlive(), "the server died");
         v.figures().put("refused_by_closing_connection", refusedHuge);
+        v.noHeuristics(server);
         return server.product();
     }
 

@@ -7,6 +7,7 @@ import io.eeoutbox.sample.fault.harness.OutboxDb;
 import io.eeoutbox.sample.fault.harness.Sanity;
 import io.eeoutbox.sample.fault.harness.Verdict;
 import io.eeoutbox.sample.fault.harness.FaultServer;
+import io.eeoutbox.sample.fault.harness.WildFlyManagement;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -141,9 +142,9 @@ class BrokerOutageFaultIT {
                 .put("events", db.events()).put("published", db.published())
                 .put("delivered", db.deliveredEvents())
                 .put("duplicates_absorbed_by_inbox", db.duplicateDeliveries())
-                .put("consumer_stuck_after_90s", consumer.stuck())
-                .put("broker_prepared_tx", consumer.preparedTransactions())
-                .put("consumer_connections_closed", consumer.kicked())
+                .put("consumer_applied_after_drain", consumer.applied())
+                .put("not_applied_after_10s", consumer.stuckAfter10s())
+                .put("broker_prepared_tx_then", consumer.preparedTransactions())
                 .put("queue_messages_added", messagesAdded(server))
                 .put("lost", missing);
         v.check(ackedDuringOutage > 0, "no order was acknowledged during the broker outage (the outbox should decouple them)")
@@ -154,38 +155,40 @@ class BrokerOutageFaultIT {
                 .expect("dead letters from the outage", 0, deadSeen)
                 .expect("acknowledged orders without an order.created event", 0, missing)
                 .expect("events not published after the outage", 0, db.pending())
-                .expect("events the consumer applied", db.events(), db.deliveredEvents());
+                .expect("events the consumer applied", db.events(), db.deliveredEvents())
+                .noHeuristics(server);
         return server.product();
     }
 
     /**
-     * What the consumer side needed after the outage. The outage also cuts the sample's MDB, whose
-     * transactions (database + broker acknowledgement, XA) can fail mid-way; once in a CI run a message
-     * stayed with a consumer session that the resource adapter had reset (the relay had published it, the
-     * broker still held it, no redelivery came in 5 minutes). That is the consumer's recovery, not the
-     * outbox's; an operator closes the stuck consumer connections so that the broker delivers the
-     * messages again, and the suite does the same after 90 s, records it, and still requires every
-     * event applied. A message in a prepared XA transaction is left to the transaction manager.
+     * How long after the backlog drained the consumer had applied every published event. The suite never helps:
+     * a message held by an in-doubt transaction waits for the server's own transaction recovery (the sample's
+     * server settings make that a matter of seconds, see docs/operations.md), and the wait is measured. When the
+     * bound runs out, what an operator would look at is printed and the scenario fails.
      */
-    record ConsumerAfterOutage(long stuck, long preparedTransactions, boolean kicked) {
+    record ConsumerAfterOutage(Duration applied, long stuckAfter10s, long preparedTransactions) {
     }
 
     private static ConsumerAfterOutage awaitConsumer(FaultServer server, OutboxDb db) throws Exception {
+        long t0 = System.nanoTime();
+        long stuck = 0;
+        long prepared = 0;
         try {
-            OutboxDb.await(Duration.ofSeconds(90), "the consumer to apply every published event",
+            OutboxDb.await(Duration.ofSeconds(10), "the consumer to apply every published event",
                     db::publishedNotDelivered, n -> n == 0);
-            return new ConsumerAfterOutage(0, 0, false);
         } catch (AssertionError notYet) {
-            long stuck = db.publishedNotDelivered();
-            describeStuck(server, db);
-            long prepared = countListed(server.management().run("list-prepared-transactions", SERVER));
-            server.management().run("close-consumer-connections-for-address",
-                    Map.of("address-match", "jms.queue.OutboxEvents"), SERVER);
-            OutboxDb.await(Duration.ofMinutes(4), "the consumer to apply every published event (" + stuck
-                    + " stuck after 90 s, " + prepared + " prepared broker transactions; consumer connections closed)",
-                    db::publishedNotDelivered, n -> n == 0);
-            return new ConsumerAfterOutage(stuck, prepared, true);
+            stuck = db.publishedNotDelivered();
+            prepared = WildFlyManagement.listed(server.management().run("list-prepared-transactions", SERVER));
+            try {
+                OutboxDb.await(Duration.ofMinutes(4), "the consumer to apply every published event (" + stuck
+                        + " not applied 10 s after the drain, " + prepared + " prepared broker transactions then)",
+                        db::publishedNotDelivered, n -> n == 0);
+            } catch (AssertionError stillNot) {
+                describeStuck(server, db);
+                throw stillNot;
+            }
         }
+        return new ConsumerAfterOutage(Duration.ofNanos(System.nanoTime() - t0), stuck, prepared);
     }
 
     private static final String[] QUEUE = {"subsystem", "messaging-activemq", "server", "default", "runtime-queue", "jms.queue.OutboxEvents"};
@@ -233,17 +236,6 @@ class BrokerOutageFaultIT {
             }
         }
         System.out.println(b);
-    }
-
-    /** Entries of the list in a management result ({@code "result" : ["a", "b"]}). */
-    private static long countListed(String body) {
-        int open = body.indexOf('[', body.indexOf("\"result\""));
-        int close = body.indexOf(']', open);
-        if (open < 0 || close < 0) {
-            return -1;
-        }
-        String inside = body.substring(open + 1, close).trim();
-        return inside.isEmpty() ? 0 : inside.split(",").length;
     }
 
     private static long single(OutboxDb db, String sql) throws Exception {

@@ -75,6 +75,50 @@ public final class FaultServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Heuristic outcomes this server holds or has logged: on WildFly the transactions in its log store (after
+     * a probe through the management API) plus the lines of its server log that report a heuristic
+     * ({@code ARJUNA012084} and the other heuristic warnings); on Open Liberty the heuristic lines of its log
+     * ({@code WTRN0075W}, {@code WTRN0076W}, {@code WTRN0096W}, {@code WTRN0097W}, {@code WTRN0102W}). What an
+     * operator would otherwise have to find and clean up by hand after a fault.
+     */
+    public Heuristics heuristics() throws java.io.IOException {
+        long inStore = -1;
+        if (server.managementPort() >= 0 && isAlive()) {
+            WildFlyManagement m = management();
+            m.run("probe", java.util.Map.of(), "subsystem", "transactions", "log-store", "log-store");
+            String children = m.run("read-children-names", java.util.Map.of("child-type", "transactions"),
+                    "subsystem", "transactions", "log-store", "log-store");
+            inStore = WildFlyManagement.listed(children);
+        }
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        if (java.nio.file.Files.exists(serverLog())) {
+            for (String line : java.nio.file.Files.readAllLines(serverLog(), java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                if (HEURISTIC_LINE.matcher(line).find()) {
+                    lines.add(line);
+                }
+            }
+        }
+        return new Heuristics(inStore, lines);
+    }
+
+    private static final java.util.regex.Pattern HEURISTIC_LINE = java.util.regex.Pattern.compile(
+            "ARJUNA012084|ARJUNA012085|ARJUNA012086|ARJUNA012087|heuristic participant|HEURISTIC_HAZARD|HEURISTIC_MIXED"
+                    + "|WTRN0075W|WTRN0076W|WTRN0096W|WTRN0097W|WTRN0102W");
+
+    /** Heuristic transactions in the log store (-1: no store to probe) and heuristic lines in the log. */
+    public record Heuristics(long inLogStore, java.util.List<String> logLines) {
+        public long count() {
+            return Math.max(0, inLogStore) + logLines.size();
+        }
+
+        @Override
+        public String toString() {
+            return "log_store=" + (inLogStore < 0 ? "n/a" : String.valueOf(inLogStore)) + " log_lines=" + logLines.size()
+                    + (logLines.isEmpty() ? "" : " first: " + logLines.get(0));
+        }
+    }
+
     public Duration lastStartDuration() {
         return lastStart;
     }

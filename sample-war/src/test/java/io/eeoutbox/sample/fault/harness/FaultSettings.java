@@ -31,8 +31,8 @@ public final class FaultSettings {
 
     /** The size of a run: how much load, how long the outages. */
     public enum Size {
-        DEFAULT(3000, 6, Duration.ofSeconds(45), Duration.ofSeconds(15), 1200, 400, 300),
-        SOAK(20000, 12, Duration.ofSeconds(300), Duration.ofSeconds(60), 5000, 3000, 2000);
+        DEFAULT(3000, 6, Duration.ofSeconds(45), Duration.ofSeconds(15), 1200, 400, 300, 3),
+        SOAK(20000, 12, Duration.ofSeconds(300), Duration.ofSeconds(60), 5000, 3000, 2000, 10);
 
         /** Scenario 1: orders created while the server is killed. */
         public final int killOrders;
@@ -48,9 +48,11 @@ public final class FaultSettings {
         public final int poisonGoodOrders;
         /** Scenario 5: orders written through the two servers (each with three status changes). */
         public final int twoServerOrders;
+        /** Scenario 7: SIGKILLs in a row, per server. */
+        public final int crashKills;
 
         Size(int killOrders, int clients, Duration brokerOutage, Duration databaseOutage, int badRequests,
-             int poisonGoodOrders, int twoServerOrders) {
+             int poisonGoodOrders, int twoServerOrders, int crashKills) {
             this.killOrders = killOrders;
             this.clients = clients;
             this.brokerOutage = brokerOutage;
@@ -58,6 +60,7 @@ public final class FaultSettings {
             this.badRequests = badRequests;
             this.poisonGoodOrders = poisonGoodOrders;
             this.twoServerOrders = twoServerOrders;
+            this.crashKills = crashKills;
         }
     }
 
@@ -81,6 +84,18 @@ public final class FaultSettings {
         }
         return size() == Size.SOAK && libertyHomeOrNull() != null ? java.util.List.of("wildfly", "liberty")
                 : java.util.List.of("wildfly");
+    }
+
+    /**
+     * The servers the crash scenarios (1 and 7) run on: {@code fault.servers} when given, else WildFly and, when
+     * the build provisioned it, Open Liberty.
+     */
+    public static java.util.List<String> crashServerKinds() {
+        String given = System.getProperty("fault.servers", "").trim();
+        if (!given.isEmpty()) {
+            return serverKinds();
+        }
+        return libertyHomeOrNull() != null ? java.util.List.of("wildfly", "liberty") : java.util.List.of("wildfly");
     }
 
     public static long seed() {

@@ -160,6 +160,11 @@ public final class OutboxDb {
                 + " AND NOT EXISTS (SELECT 1 FROM fault_delivery_log d WHERE d.event_id = e.id)");
     }
 
+    /** Inbox rows of every consumer. */
+    public long inboxRowsAll() throws SQLException {
+        return single("SELECT count(*) FROM processed_events");
+    }
+
     /** Inbox rows of a consumer. */
     public long inboxRows(String consumer) throws SQLException {
         try (Connection c = connect();

@@ -37,6 +37,20 @@ public final class Verdict {
         return check(expected == actual, what + ": expected " + expected + ", found " + actual);
     }
 
+    /**
+     * The server holds and logged no heuristic outcome (issue 16: no debris for an operator after a fault):
+     * puts {@code heuristic_<instance>} in the figures and fails the scenario otherwise.
+     */
+    public Verdict noHeuristics(FaultServer server) {
+        try {
+            FaultServer.Heuristics h = server.heuristics();
+            figures.put("heuristic_" + server.instance(), h.count());
+            return check(h.count() == 0, "heuristic outcomes on " + server.instance() + ": " + h);
+        } catch (java.io.IOException | RuntimeException e) {
+            return fail("could not look for heuristic outcomes on " + server.instance() + ": " + e);
+        }
+    }
+
     public Verdict fail(String failure) {
         failures.add(failure);
         return this;

@@ -93,6 +93,18 @@ public final class WildFlyManagement {
         }
     }
 
+    /** Entries of the list in a management result ({@code "result" : ["a", "b"]}); -1 when there is none. */
+    public static long listed(String body) {
+        int at = body.indexOf("\"result\"");
+        int open = at < 0 ? -1 : body.indexOf('[', at);
+        int close = open < 0 ? -1 : body.indexOf(']', open);
+        if (open < 0 || close < 0) {
+            return -1;
+        }
+        String inside = body.substring(open + 1, close).trim();
+        return inside.isEmpty() ? 0 : inside.split(",").length;
+    }
+
     /** Adds or replaces a system property at runtime ({@code /system-property=name}). */
     public void setSystemProperty(String name, String value) throws IOException {
         try {
