@@ -68,6 +68,11 @@ final class ClaimFloor {
         claims.addLast(new long[] {startedAt, lowestSeq});
     }
 
+    /** A drain ended: its next claim does not go on after the last one (rows it released lie below). */
+    void runEnded() {
+        continueAt = -1;
+    }
+
     /** Forgets every bound (after a database error): the next claim starts at 0. */
     void reset() {
         claims.clear();

@@ -103,14 +103,14 @@ final class DrainLoop {
      * @throws SQLException when the database fails; rows of the batch in flight stay leased until their lease ends
      */
     int drain() throws SQLException {
-        int total = 0;
         try {
-            total = drainOnSession();
+            return drainOnSession();
         } catch (SQLException | RuntimeException e) {
             floor.reset();
             throw e;
+        } finally {
+            floor.runEnded();
         }
-        return total;
     }
 
     private int drainOnSession() throws SQLException {

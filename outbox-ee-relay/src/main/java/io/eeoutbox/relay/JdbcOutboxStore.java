@@ -49,7 +49,7 @@ public final class JdbcOutboxStore implements OutboxStore {
 
     private final DataSource dataSource;
     private final String synchronousCommit;
-    /** Null: the statements take PostgreSQL's now(); else they take the caller's instants (tests only). */
+    /** False: the statements take PostgreSQL's now(); true: the caller's instants (tests only). */
     private final boolean callerTime;
 
     /** A store whose relay transactions commit with {@link RelayConfig#DEFAULT_SYNCHRONOUS_COMMIT}. */

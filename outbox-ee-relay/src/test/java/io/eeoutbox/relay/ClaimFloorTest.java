@@ -44,6 +44,15 @@ class ClaimFloorTest {
     }
 
     @Test
+    void aNewDrainDoesNotGoOnAfterTheLastFullClaimOfThePreviousOne() {
+        ClaimFloor floor = new ClaimFloor(Duration.ofSeconds(1));
+        assertThat(floor.next(0)).isZero();
+        floor.claimed(0, 1, 500, true); // full, then the drain ended (rows released, or the relay paused)
+        floor.runEnded();
+        assertThat(floor.next(1)).as("rows of that batch that were released are not skipped").isZero();
+    }
+
+    @Test
     void zeroIntervalOrAResetMeansFromTheHead() {
         ClaimFloor off = new ClaimFloor(Duration.ZERO);
         off.claimed(0, 100, 200, true);
