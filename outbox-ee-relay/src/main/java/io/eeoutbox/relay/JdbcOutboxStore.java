@@ -93,10 +93,8 @@ public final class JdbcOutboxStore implements OutboxStore {
 
     @Override
     public int deadLetterExhausted(int maxAttempts, Instant now) throws SQLException {
-        try (Connection c = autocommit(dataSource.getConnection())) {
-            return new OutboxEventJdbc(c).deadLetterExhaustedOutboxEvents(
-                    new DeadLetterExhaustedOutboxEventsParams(maxAttempts, statementNow(now))).orElse(0);
-        }
+        return relayTransaction(c -> new OutboxEventJdbc(c).deadLetterExhaustedOutboxEvents(
+                new DeadLetterExhaustedOutboxEventsParams(maxAttempts, statementNow(now))).orElse(0));
     }
 
     @Override
@@ -138,16 +136,18 @@ public final class JdbcOutboxStore implements OutboxStore {
 
     /** One maintenance statement in a short transaction that first takes the lock {@code lockKey}; empty when it was taken. */
     private OptionalInt maintenance(long lockKey, MaintenanceWork work) throws SQLException {
+        return relayTransaction(c -> new OutboxEventJdbc(c).tryOutboxMaintenanceLock(lockKey).orElse(Boolean.FALSE)
+                ? OptionalInt.of(work.run(c)) : OptionalInt.empty());
+    }
+
+    /** {@code work} in one short transaction of the relay's own, committed with the configured synchronous_commit. */
+    private <T> T relayTransaction(TransactionWork<T> work) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             boolean autoCommit = c.getAutoCommit();
             c.setAutoCommit(false);
             try {
-                OutboxEventJdbc dao = new OutboxEventJdbc(c);
-                dao.setRelaySynchronousCommit(synchronousCommit);
-                OptionalInt result = OptionalInt.empty();
-                if (dao.tryOutboxMaintenanceLock(lockKey).orElse(Boolean.FALSE)) {
-                    result = OptionalInt.of(work.run(c));
-                }
+                new OutboxEventJdbc(c).setRelaySynchronousCommit(synchronousCommit);
+                T result = work.run(c);
                 c.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {
@@ -157,6 +157,11 @@ public final class JdbcOutboxStore implements OutboxStore {
                 c.setAutoCommit(autoCommit);
             }
         }
+    }
+
+    @FunctionalInterface
+    private interface TransactionWork<T> {
+        T run(Connection c) throws SQLException;
     }
 
     @FunctionalInterface
