@@ -4,7 +4,9 @@
 -- Every parameter carries its type as a cast; every computed result column carries a cast and
 -- an alias. The generator (outbox-codegen) turns this file into the OutboxEvent entity's named
 -- native queries, the JPA DAO OutboxEventQueries and the JDBC DAO OutboxEventJdbc.
--- `@now` is passed in by the caller (the relay's clock), so tests control time.
+-- Times: the relay's statements (V9) take durations and add them to the database's clock,
+-- `coalesce(@now, now())`; the relay passes NULL for `now`, only tests pass a time. The older
+-- statements that take instants from the caller stay for relays of earlier versions and tools.
 
 -- name: InsertOutboxEvent :exec
 -- Records one event. Runs in the caller's transaction, through its persistence unit.
@@ -62,18 +64,21 @@ SELECT outbox_delete_published(@ids::uuid[], @claim_token::uuid)::int AS deleted
 -- name: CompleteAndClaimOutboxBatch :many
 -- The relay's drain in one statement, one round trip and one commit per batch: completes the
 -- previous published batch (marks it, or deletes it when delete is true) and claims the next one,
--- in a transaction that commits with synchronous_commit (outbox_complete_and_claim in V6, with the
+-- in a transaction that commits with synchronous_commit (outbox_complete_and_claim in V9, with the
 -- byte budget of V7: the claim stops at batch_size rows or once they hold max_bytes of payload).
+-- Times come from the database: processed_at and the lease (lease_ms from then) are taken from
+-- coalesce(now, now()), so servers with different clocks never overlap. The claim starts at seq
+-- min_seq (0: the whole index; see V9 on held snapshots).
 -- Empty done_ids: claim only; batch_size 0: complete only. Each claimed row carries `completed`,
 -- the number of rows completed, and `payload_bytes`, its stored payload size; when nothing was
 -- claimed, one row with a NULL id (and NULL columns, read as 0 where the Java type is primitive)
 -- carries `completed`.
 SELECT completed::int AS completed, id, seq, aggregate_type, aggregate_id, event_type, payload, attempts,
        created_at, payload_bytes::int AS payload_bytes
-FROM outbox_complete_and_claim(@synchronous_commit::varchar, @delete::boolean, @now::timestamptz,
+FROM outbox_complete_and_claim(@synchronous_commit::varchar, @delete::boolean, sqlc.narg(now)::timestamptz,
                                @done_ids::uuid[], sqlc.narg(done_token)::uuid, @claim_token::uuid,
-                               @locked_until::timestamptz, @max_attempts::int, @batch_size::int,
-                               @ordered::boolean, @max_bytes::int);
+                               @lease_ms::bigint, @max_attempts::int, @batch_size::int,
+                               @ordered::boolean, @max_bytes::int, @min_seq::bigint);
 
 -- name: IncrementOutboxAttempts :exec
 -- The reference article's one-row failure count (baseline only).
@@ -90,6 +95,19 @@ FROM outbox_record_failures(@max_attempts::int, @now::timestamptz, @ids::uuid[],
 -- Broker outage: gives claimed rows back, due again at retry_after, without counting an attempt;
 -- returns how many rows it deferred (outbox_defer).
 SELECT outbox_defer(@ids::uuid[], @retry_after::timestamptz, @error::varchar, @claim_token::uuid)::int AS deferred;
+
+-- name: RecordOutboxFailuresDelayed :many
+-- The relay's RecordOutboxFailures on the database's clock (V9): each row is due again delays_ms
+-- after coalesce(now, now()), and becomes a dead letter at max_attempts.
+SELECT id, attempts, dead_at
+FROM outbox_record_failures(@max_attempts::int, sqlc.narg(now)::timestamptz, @ids::uuid[],
+                            @delays_ms::bigint[], @errors::varchar[], @claim_token::uuid);
+
+-- name: DeferOutboxBatchDelayed :one
+-- The relay's DeferOutboxBatch on the database's clock (V9): due again delay_ms after
+-- coalesce(now, now()), without counting an attempt; returns how many rows it deferred.
+SELECT outbox_defer(@ids::uuid[], sqlc.narg(now)::timestamptz, @delay_ms::bigint, @error::varchar,
+                    @claim_token::uuid)::int AS deferred;
 
 -- name: ReleaseOutboxClaim :execrows
 -- Gives claimed but unpublished rows back at once (relay stopping, lease running out), so
@@ -157,6 +175,16 @@ WHERE processed_at IS NULL
 -- Cleanup: deletes at most batch_size published rows older than processed_before (oldest first)
 -- and returns how many; callers repeat while a batch was full.
 SELECT outbox_delete_processed(@processed_before::timestamptz, @batch_size::int)::int AS deleted;
+
+-- name: DeleteExpiredOutboxEvents :one
+-- The relay's cleanup on the database's clock (V9): deletes at most batch_size rows processed more
+-- than retention_ms before coalesce(now, now()), oldest first; callers repeat while a batch was full.
+SELECT outbox_delete_processed(sqlc.narg(now)::timestamptz, @retention_ms::bigint, @batch_size::int)::int AS deleted;
+
+-- name: DeadLetterExhaustedOutboxEvents :one
+-- Stranded rows (V9): pending rows whose attempts reached max_attempts but that are no dead letters
+-- (max-attempts was lowered, or relays run with different values) become dead letters; returns how many.
+SELECT outbox_dead_letter_exhausted(@max_attempts::int, sqlc.narg(now)::timestamptz)::int AS dead;
 
 -- name: TryOutboxMaintenanceLock :one
 -- Elects the one relay that runs cleanup: a transaction-scoped advisory lock, released at commit.

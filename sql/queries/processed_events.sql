@@ -12,3 +12,8 @@ ON CONFLICT (consumer, event_id) DO NOTHING;
 -- Forgets inbox records older than the broker can redeliver.
 DELETE FROM processed_events
 WHERE processed_at < @processed_before::timestamptz;
+
+-- name: DeleteExpiredProcessedEvents :one
+-- The relay's inbox cleanup (V9): deletes at most batch_size inbox records older than retention_ms
+-- before coalesce(now, now()), oldest first; callers repeat while a batch was full.
+SELECT outbox_delete_processed_events(sqlc.narg(now)::timestamptz, @retention_ms::bigint, @batch_size::int)::int AS deleted;

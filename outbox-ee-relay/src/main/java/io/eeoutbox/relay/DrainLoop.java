@@ -46,6 +46,7 @@ final class DrainLoop {
     private final BooleanSupplier stopping;
     private final LongSupplier nanoTime;
     private final LeaseBudget budget;
+    private final ClaimFloor floor;
     /** Consecutive batches in which the broker could not be reached; 0 once a publish succeeds. */
     private volatile int outageStreak;
     /** Until when the broker is taken to be down (the last deferral's retry time); null when it is not. */
@@ -82,6 +83,7 @@ final class DrainLoop {
         this.stopping = stopping;
         this.nanoTime = nanoTime;
         this.budget = new LeaseBudget(config.lease());
+        this.floor = new ClaimFloor(config.claimRescanInterval());
         this.completionExecutor = completionExecutor;
         this.fused = fused;
     }
@@ -101,6 +103,17 @@ final class DrainLoop {
      * @throws SQLException when the database fails; rows of the batch in flight stay leased until their lease ends
      */
     int drain() throws SQLException {
+        try {
+            return drainOnSession();
+        } catch (SQLException | RuntimeException e) {
+            floor.reset();
+            throw e;
+        } finally {
+            floor.runEnded();
+        }
+    }
+
+    private int drainOnSession() throws SQLException {
         int total = 0;
         try (OutboxStore.Session session = store.open();
              Completer completer = new Completer(completionExecutor == null ? session : null)) {
@@ -194,7 +207,7 @@ final class DrainLoop {
         UUID token = UUID.randomUUID();
         Instant lockedUntil = now.plus(config.lease());
         OutboxStore.Claim next = new OutboxStore.Claim(token, now, lockedUntil, config.maxAttempts(), config.batchSize(),
-                config.batchMaxBytes(), config.ordered());
+                config.batchMaxBytes(), config.ordered(), floor.next(started));
         List<OutboxMessage> claimed;
         boolean full;
         if (carry != null) {
@@ -211,6 +224,8 @@ final class DrainLoop {
         if (claimed.isEmpty()) {
             return BatchOutcome.EMPTY;
         }
+        floor.claimed(started, claimed.stream().mapToLong(OutboxMessage::seq).min().orElse(0L),
+                claimed.stream().mapToLong(OutboxMessage::seq).max().orElse(0L), full);
         BatchOrdering.Plan plan = BatchOrdering.plan(claimed, config.ordered());
         long publishStarted = nanoTime.getAsLong();
         Round round = publish(plan.publish(), lockedUntil);
@@ -537,7 +552,7 @@ final class DrainLoop {
         Instant retryAfter = now.plus(backoff.delay(outageStreak));
         Throwable first = unavailable.values().iterator().next();
         String error = ErrorTexts.describe(first);
-        int deferred = session.defer(ids(List.copyOf(unavailable.keySet())), token, retryAfter, error);
+        int deferred = session.defer(ids(List.copyOf(unavailable.keySet())), token, now, retryAfter, error);
         brokerRetryAt = retryAfter;
         LOG.warning(() -> "broker unavailable: " + deferred + " events deferred until " + retryAfter
                 + " (not counted as attempts) relay=" + config.name() + " error=" + error);

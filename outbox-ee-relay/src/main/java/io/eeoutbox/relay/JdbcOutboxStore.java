@@ -3,11 +3,14 @@ package io.eeoutbox.relay;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchParams;
 import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchRow;
-import io.eeoutbox.jpa.generated.DeferOutboxBatchParams;
-import io.eeoutbox.jpa.generated.DeleteProcessedOutboxEventsParams;
+import io.eeoutbox.jpa.generated.DeadLetterExhaustedOutboxEventsParams;
+import io.eeoutbox.jpa.generated.DeferOutboxBatchDelayedParams;
+import io.eeoutbox.jpa.generated.DeleteExpiredOutboxEventsParams;
+import io.eeoutbox.jpa.generated.DeleteExpiredProcessedEventsParams;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.jpa.generated.OutboxStatsRow;
-import io.eeoutbox.jpa.generated.RecordOutboxFailuresParams;
+import io.eeoutbox.jpa.generated.ProcessedEventJdbc;
+import io.eeoutbox.jpa.generated.RecordOutboxFailuresDelayedParams;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresRow;
 import io.eeoutbox.jpa.generated.RegisterOutboxWaiterParams;
 import io.eeoutbox.jpa.generated.RenewOutboxWaiterParams;
@@ -16,6 +19,8 @@ import io.eeoutbox.jpa.generated.RetryOutboxDeadLettersParams;
 import io.eeoutbox.jpa.generated.UnregisterOutboxWaiterParams;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,11 +39,18 @@ import javax.sql.DataSource;
  * which sets it itself: one round trip and one commit each. The others (record failures, defer,
  * release, cleanup) run {@code SetRelaySynchronousCommit} first in an explicit transaction. The
  * read-only and operator statements (stats, dead-letter retries) run with autocommit.
+ *
+ * <p>Times come from PostgreSQL's clock (schema V9): leases, retry times, processed_at and the cleanup's
+ * cut-off are the database's {@code now()} plus or minus a duration, so relays on servers whose clocks
+ * differ never overlap. The instants the relay passes in are used only to turn its deadlines into
+ * durations, except with {@link #withStatementClock}, for tests that move time.
  */
 public final class JdbcOutboxStore implements OutboxStore {
 
     private final DataSource dataSource;
     private final String synchronousCommit;
+    /** False: the statements take PostgreSQL's now(); true: the caller's instants (tests only). */
+    private final boolean callerTime;
 
     /** A store whose relay transactions commit with {@link RelayConfig#DEFAULT_SYNCHRONOUS_COMMIT}. */
     public JdbcOutboxStore(DataSource dataSource) {
@@ -47,13 +59,42 @@ public final class JdbcOutboxStore implements OutboxStore {
 
     /** @param synchronousCommit synchronous_commit for the relay's own transactions (see {@link RelayConfig}) */
     public JdbcOutboxStore(DataSource dataSource, String synchronousCommit) {
+        this(dataSource, synchronousCommit, false);
+    }
+
+    private JdbcOutboxStore(DataSource dataSource, String synchronousCommit, boolean callerTime) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.synchronousCommit = RelayConfig.synchronousCommit(synchronousCommit);
+        this.callerTime = callerTime;
+    }
+
+    /**
+     * For tests that move time: a store whose statements take the instants the relay passes in (from the
+     * relay's {@link Clock}) instead of PostgreSQL's clock. Never in production: relays on servers whose
+     * clocks differ could then hold the same rows.
+     */
+    public static JdbcOutboxStore withStatementClock(DataSource dataSource) {
+        return new JdbcOutboxStore(dataSource, RelayConfig.DEFAULT_SYNCHRONOUS_COMMIT, true);
+    }
+
+    /** The {@code now} parameter of a V9 statement: NULL (the database's clock) unless tests move time. */
+    private Instant statementNow(Instant callerNow) {
+        return callerTime ? callerNow : null;
+    }
+
+    private static long millisBetween(Instant from, Instant to) {
+        return Math.max(0, Duration.between(from, to).toMillis());
     }
 
     @Override
     public Session open() throws SQLException {
         return new JdbcSession(autocommit(dataSource.getConnection()), synchronousCommit);
+    }
+
+    @Override
+    public int deadLetterExhausted(int maxAttempts, Instant now) throws SQLException {
+        return relayTransaction(c -> new OutboxEventJdbc(c).deadLetterExhaustedOutboxEvents(
+                new DeadLetterExhaustedOutboxEventsParams(maxAttempts, statementNow(now))).orElse(0));
     }
 
     @Override
@@ -82,18 +123,31 @@ public final class JdbcOutboxStore implements OutboxStore {
     }
 
     @Override
-    public OptionalInt cleanupBatch(long lockKey, Instant processedBefore, int batchSize) throws SQLException {
+    public OptionalInt cleanupBatch(long lockKey, Instant now, Duration retention, int batchSize) throws SQLException {
+        return maintenance(lockKey, c -> new OutboxEventJdbc(c).deleteExpiredOutboxEvents(
+                new DeleteExpiredOutboxEventsParams(statementNow(now), retention.toMillis(), batchSize)).orElse(0));
+    }
+
+    @Override
+    public OptionalInt cleanupInboxBatch(long lockKey, Instant now, Duration retention, int batchSize) throws SQLException {
+        return maintenance(lockKey, c -> new ProcessedEventJdbc(c).deleteExpiredProcessedEvents(
+                new DeleteExpiredProcessedEventsParams(statementNow(now), retention.toMillis(), batchSize)).orElse(0));
+    }
+
+    /** One maintenance statement in a short transaction that first takes the lock {@code lockKey}; empty when it was taken. */
+    private OptionalInt maintenance(long lockKey, MaintenanceWork work) throws SQLException {
+        return relayTransaction(c -> new OutboxEventJdbc(c).tryOutboxMaintenanceLock(lockKey).orElse(Boolean.FALSE)
+                ? OptionalInt.of(work.run(c)) : OptionalInt.empty());
+    }
+
+    /** {@code work} in one short transaction of the relay's own, committed with the configured synchronous_commit. */
+    private <T> T relayTransaction(TransactionWork<T> work) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             boolean autoCommit = c.getAutoCommit();
             c.setAutoCommit(false);
             try {
-                OutboxEventJdbc dao = new OutboxEventJdbc(c);
-                dao.setRelaySynchronousCommit(synchronousCommit);
-                OptionalInt result = OptionalInt.empty();
-                if (dao.tryOutboxMaintenanceLock(lockKey).orElse(Boolean.FALSE)) {
-                    result = OptionalInt.of(dao.deleteProcessedOutboxEvents(
-                            new DeleteProcessedOutboxEventsParams(processedBefore, batchSize)).orElse(0));
-                }
+                new OutboxEventJdbc(c).setRelaySynchronousCommit(synchronousCommit);
+                T result = work.run(c);
                 c.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {
@@ -103,6 +157,16 @@ public final class JdbcOutboxStore implements OutboxStore {
                 c.setAutoCommit(autoCommit);
             }
         }
+    }
+
+    @FunctionalInterface
+    private interface TransactionWork<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface MaintenanceWork {
+        int run(Connection c) throws SQLException;
     }
 
     @Override
@@ -169,7 +233,7 @@ public final class JdbcOutboxStore implements OutboxStore {
     }
 
     /** A connection with autocommit on; every operation is one transaction. */
-    private static final class JdbcSession implements Session {
+    private final class JdbcSession implements Session {
         private final Connection connection;
         private final OutboxEventJdbc dao;
         private final String synchronousCommit;
@@ -214,8 +278,9 @@ public final class JdbcOutboxStore implements OutboxStore {
         public CompletedAndClaimed completeAndClaim(CompletionMode mode, List<UUID> ids, UUID doneToken, Claim next)
                 throws SQLException {
             List<CompleteAndClaimOutboxBatchRow> rows = dao.completeAndClaimOutboxBatch(new CompleteAndClaimOutboxBatchParams(
-                    synchronousCommit, mode == CompletionMode.DELETE, next.now(), ids, doneToken, next.token(),
-                    next.lockedUntil(), next.maxAttempts(), next.batchSize(), next.ordered(), next.maxBytes()));
+                    synchronousCommit, mode == CompletionMode.DELETE, statementNow(next.now()), ids, doneToken,
+                    next.token(), millisBetween(next.now(), next.lockedUntil()), next.maxAttempts(), next.batchSize(),
+                    next.ordered(), next.maxBytes(), next.minSeq()));
             int completed = 0;
             long payloadBytes = 0;
             List<OutboxMessage> messages = new ArrayList<>(rows.size());
@@ -237,15 +302,15 @@ public final class JdbcOutboxStore implements OutboxStore {
                 return List.of();
             }
             List<UUID> ids = new ArrayList<>(failures.size());
-            List<Instant> retryAfters = new ArrayList<>(failures.size());
+            List<Long> delays = new ArrayList<>(failures.size());
             List<String> errors = new ArrayList<>(failures.size());
             for (Failure f : failures) {
                 ids.add(f.id());
-                retryAfters.add(f.retryAfter());
+                delays.add(millisBetween(now, f.retryAfter()));
                 errors.add(f.error());
             }
-            List<RecordOutboxFailuresRow> rows = transaction(() -> dao.recordOutboxFailures(
-                    new RecordOutboxFailuresParams(maxAttempts, now, ids, retryAfters, errors, token)));
+            List<RecordOutboxFailuresRow> rows = transaction(() -> dao.recordOutboxFailuresDelayed(
+                    new RecordOutboxFailuresDelayedParams(maxAttempts, statementNow(now), ids, delays, errors, token)));
             List<FailureOutcome> outcomes = new ArrayList<>(rows.size());
             for (RecordOutboxFailuresRow r : rows) {
                 outcomes.add(new FailureOutcome(r.id(), r.attempts(), r.deadAt()));
@@ -254,12 +319,12 @@ public final class JdbcOutboxStore implements OutboxStore {
         }
 
         @Override
-        public int defer(List<UUID> ids, UUID token, Instant retryAfter, String error) throws SQLException {
+        public int defer(List<UUID> ids, UUID token, Instant now, Instant retryAfter, String error) throws SQLException {
             if (ids.isEmpty()) {
                 return 0;
             }
-            return transaction(() -> dao.deferOutboxBatch(new DeferOutboxBatchParams(ids, retryAfter, error, token))
-                    .orElse(0));
+            return transaction(() -> dao.deferOutboxBatchDelayed(new DeferOutboxBatchDelayedParams(ids,
+                    statementNow(now), millisBetween(now, retryAfter), error, token)).orElse(0));
         }
 
         @Override

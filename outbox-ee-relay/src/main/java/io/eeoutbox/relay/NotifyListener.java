@@ -168,7 +168,7 @@ public final class NotifyListener {
                         LOG.fine(() -> "relay " + relayName + ": LISTEN reconnect failed: " + e);
                     }
                 } finally {
-                    closeQuietly(connection);
+                    release(connection);
                 }
                 if (!isStopped()) {
                     if (stopped.await(backoff, TimeUnit.MILLISECONDS)) {
@@ -214,6 +214,30 @@ public final class NotifyListener {
                 LOG.log(Level.WARNING, "listening-state callback threw; ignored", e);
             }
         }
+    }
+
+    /**
+     * Gives the connection back (to its pool, when it came from the data source) no longer listening:
+     * UNLISTEN, then the notifications PgJDBC has already buffered are read and dropped. A pooled
+     * connection still LISTENing would go on receiving (and PgJDBC buffering, without bound) every
+     * notification for whoever borrows it next, or forever while it sits idle in the pool. A broken
+     * connection is only closed: the pool discards it.
+     */
+    private void release(Connection c) {
+        if (c == null) {
+            return;
+        }
+        try {
+            if (!c.isClosed()) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("UNLISTEN *");
+                }
+                c.unwrap(PGConnection.class).getNotifications();
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.log(Level.FINE, "relay " + relayName + ": UNLISTEN before giving the connection back failed; closing it", e);
+        }
+        closeQuietly(c);
     }
 
     private static void closeQuietly(Connection c) {

@@ -10,7 +10,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Deletes published rows older than the retention period, in bounded batches of one short
+ * Deletes published rows older than the retention period, and the consumers' inbox records
+ * ({@code processed_events}) older than the inbox retention, in bounded batches of one short
  * transaction each. Every batch first takes a PostgreSQL advisory lock ({@link #LOCK_KEY}, held until
  * that batch commits): when several servers run the relay, a batch runs only on the relay that got
  * the lock, and the others skip this round.
@@ -46,10 +47,24 @@ final class OutboxCleaner {
      * back full.
      */
     Result clean(Duration retention) throws SQLException {
-        Instant before = clock.instant().minus(retention);
+        return clean((now, size) -> store.cleanupBatch(LOCK_KEY, now, retention, size));
+    }
+
+    /** Deletes inbox records older than {@code retention}, batch after batch while batches come back full. */
+    Result cleanInbox(Duration retention) throws SQLException {
+        return clean((now, size) -> store.cleanupInboxBatch(LOCK_KEY, now, retention, size));
+    }
+
+    @FunctionalInterface
+    private interface Batch {
+        OptionalInt run(Instant now, int batchSize) throws SQLException;
+    }
+
+    private Result clean(Batch step) throws SQLException {
+        Instant now = clock.instant();
         long deleted = 0;
         while (true) {
-            OptionalInt batch = store.cleanupBatch(LOCK_KEY, before, batchSize);
+            OptionalInt batch = step.run(now, batchSize);
             if (batch.isEmpty()) {
                 return new Result(deleted, true);
             }
@@ -61,9 +76,14 @@ final class OutboxCleaner {
     }
 
     /** The scheduled run: never throws; logs a failure once until a run succeeds again. */
-    synchronized void runScheduled(Duration retention) {
+    synchronized void runScheduled(Duration retention, Duration inboxRetention) {
         try {
             Result r = clean(retention);
+            Result inbox = r.lockedElsewhere() ? r : cleanInbox(inboxRetention);
+            if (inbox.deleted() > 0) {
+                LOG.info(() -> "relay " + relayName + ": cleanup deleted " + inbox.deleted()
+                        + " inbox records (processed_events) older than " + inboxRetention);
+            }
             if (failing) {
                 LOG.info(() -> "relay " + relayName + ": cleanup works again");
                 failing = false;

@@ -55,6 +55,7 @@ public final class OutboxRelay {
     private final CoalescingTrigger trigger;
     private final DrainLoop drainLoop;
     private final OutboxCleaner cleaner;
+    private final ExhaustedRows exhausted;
     private final NotifyListener notifyListener; // null when notify is off
     private final WaiterRegistration waiters;
     private final LongSupplier nanoTime;
@@ -91,6 +92,7 @@ public final class OutboxRelay {
                         config.backoffJitter(), () -> ThreadLocalRandom.current().nextDouble());
         this.drainLoop = new DrainLoop(store, publisher, listener, backoff, config, clock, counters,
                 () -> !stopping && !paused, () -> stopping, nanoTime, b.pipelined ? executor : null, true);
+        this.exhausted = new ExhaustedRows(store, clock, config.name(), config.maxAttempts());
         this.cleaner = new OutboxCleaner(store, clock, config.name(), config.cleanupBatchSize(), () -> !stopping);
         this.trigger = new CoalescingTrigger(executor, this::drainOnce);
         if (config.notifyEnabled()) {
@@ -141,6 +143,11 @@ public final class OutboxRelay {
             LOG.warning(() -> "relay " + config.name() + ": NOTIFY is enabled but no connection source is available; polling only");
         }
         lastDrainEndNanos = nanoTime.getAsLong();
+        try {
+            executor.execute(exhausted::run);
+        } catch (RejectedExecutionException e) {
+            LOG.log(Level.FINE, "relay " + config.name() + ": the executor refused the start-up look for stranded rows", e);
+        }
         if (notifyListener != null) {
             try {
                 executor.execute(waiters::deleteStale);
@@ -154,7 +161,8 @@ public final class OutboxRelay {
         synchronized (this) {
             cleanupFuture = executor.scheduleWithFixedDelay(() -> {
                 if (!stopping) {
-                    cleaner.runScheduled(config.retention());
+                    exhausted.run();
+                    cleaner.runScheduled(config.retention(), config.inboxRetention());
                     waiters.deleteStale();
                     waiters.renewAtNextDrain();
                 }
@@ -464,7 +472,7 @@ public final class OutboxRelay {
 
     /** Runs the scheduled cleanup now (with the configured retention); logs instead of throwing. */
     public void cleanUpNow() {
-        cleaner.runScheduled(config.retention());
+        cleaner.runScheduled(config.retention(), config.inboxRetention());
     }
 
     /** Pending rows, dead letters and how long the oldest pending row has waited. */

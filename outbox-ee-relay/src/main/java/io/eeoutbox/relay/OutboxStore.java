@@ -3,6 +3,7 @@ package io.eeoutbox.relay;
 import io.eeoutbox.OutboxMessage;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -30,11 +31,29 @@ public interface OutboxStore {
 
     /**
      * In one short transaction: takes the maintenance lock {@code lockKey} (released at commit) and,
-     * only if it was free, deletes up to {@code batchSize} rows processed before {@code processedBefore}.
+     * only if it was free, deletes up to {@code batchSize} rows processed more than {@code retention}
+     * before now (the database's now; {@code now} only where a store takes the caller's time).
      *
      * @return how many rows were deleted, or empty when another relay holds the lock
      */
-    OptionalInt cleanupBatch(long lockKey, Instant processedBefore, int batchSize) throws SQLException;
+    OptionalInt cleanupBatch(long lockKey, Instant now, Duration retention, int batchSize) throws SQLException;
+
+    /**
+     * Like {@link #cleanupBatch}, for the consumers' inbox ({@code processed_events}): deletes up to
+     * {@code batchSize} records older than {@code retention}. A store without an inbox deletes nothing.
+     */
+    default OptionalInt cleanupInboxBatch(long lockKey, Instant now, Duration retention, int batchSize)
+            throws SQLException {
+        return OptionalInt.of(0);
+    }
+
+    /**
+     * Makes pending rows whose attempts reached {@code maxAttempts} dead letters (they would never be
+     * claimed again); returns how many. A store that never strands rows makes none.
+     */
+    default int deadLetterExhausted(int maxAttempts, Instant now) throws SQLException {
+        return 0;
+    }
 
     // --- NOTIFY waiters (V8, see WaiterRegistration) ----------------------------------------
     // A store without them (these defaults) leaves producers notifying on every insert, as with V5.
@@ -98,7 +117,7 @@ public interface OutboxStore {
          * counting an attempt (the broker was unreachable); returns how many. The default gives
          * them back due at once.
          */
-        default int defer(List<UUID> ids, UUID token, Instant retryAfter, String error) throws SQLException {
+        default int defer(List<UUID> ids, UUID token, Instant now, Instant retryAfter, String error) throws SQLException {
             return release(ids, token);
         }
 
@@ -110,15 +129,22 @@ public interface OutboxStore {
     }
 
     /**
-     * One claim: lease up to {@code batchSize} due rows to {@code token} until {@code lockedUntil}, stopping
-     * early once the rows hold {@code maxBytes} of payload (the first row always goes).
+     * One claim: lease up to {@code batchSize} due rows with seq at least {@code minSeq} to {@code token}
+     * for {@code lockedUntil - now} (on the database's clock), stopping early once the rows hold
+     * {@code maxBytes} of payload (the first row always goes).
      */
     record Claim(UUID token, Instant now, Instant lockedUntil, int maxAttempts, int batchSize, int maxBytes,
-                 boolean ordered) {
+                 boolean ordered, long minSeq) {
         public Claim {
             Objects.requireNonNull(token, "token");
             Objects.requireNonNull(now, "now");
             Objects.requireNonNull(lockedUntil, "lockedUntil");
+        }
+
+        /** A claim from the start of the outbox. */
+        public Claim(UUID token, Instant now, Instant lockedUntil, int maxAttempts, int batchSize, int maxBytes,
+                     boolean ordered) {
+            this(token, now, lockedUntil, maxAttempts, batchSize, maxBytes, ordered, 0L);
         }
     }
 

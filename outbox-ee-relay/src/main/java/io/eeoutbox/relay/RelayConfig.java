@@ -43,6 +43,11 @@ import java.util.regex.Pattern;
  *   <tr><td>{@value #RETENTION}</td><td>P7D</td><td>how long published rows are kept</td></tr>
  *   <tr><td>{@value #CLEANUP_INTERVAL}</td><td>PT1H</td><td>how often the cleanup runs</td></tr>
  *   <tr><td>{@value #CLEANUP_BATCH_SIZE}</td><td>1000</td><td>rows deleted per cleanup transaction</td></tr>
+ *   <tr><td>{@value #INBOX_RETENTION}</td><td>P30D</td><td>how long the consumers' inbox records
+ *       (processed_events) are kept, PT1H..P36500D; see {@link #inboxRetention()}</td></tr>
+ *   <tr><td>{@value #CLAIM_RESCAN_INTERVAL}</td><td>PT1S</td><td>a claim starts at the head of the outbox at
+ *       least this often, else where this relay claimed one interval ago, PT0S (always the head)..PT1H;
+ *       see {@link #claimRescanInterval()}</td></tr>
  *   <tr><td>{@value #SYNCHRONOUS_COMMIT}</td><td>{@value #DEFAULT_SYNCHRONOUS_COMMIT}</td>
  *       <td>PostgreSQL's synchronous_commit for the relay's own transactions (claim, complete, record failures,
  *       defer, release, cleanup), set per transaction: on, off, local, remote_write or remote_apply. With off a
@@ -81,6 +86,8 @@ public final class RelayConfig {
     public static final String RETENTION = "outbox.relay.retention";
     public static final String CLEANUP_INTERVAL = "outbox.relay.cleanup.interval";
     public static final String CLEANUP_BATCH_SIZE = "outbox.relay.cleanup.batch-size";
+    public static final String INBOX_RETENTION = "outbox.relay.inbox.retention";
+    public static final String CLAIM_RESCAN_INTERVAL = "outbox.relay.claim.rescan-interval";
     public static final String SYNCHRONOUS_COMMIT = "outbox.relay.synchronous-commit";
     public static final String DATASOURCE = "outbox.relay.datasource";
     public static final String EXECUTOR = "outbox.relay.executor";
@@ -115,6 +122,13 @@ public final class RelayConfig {
     public static final Duration DEFAULT_POLL_INTERVAL_LISTENING = Duration.ofSeconds(5);
     /** The fallback poll while nothing else wakes the relay, unless {@value #POLL_INTERVAL} is set. */
     public static final Duration DEFAULT_POLL_INTERVAL_NOT_LISTENING = Duration.ofSeconds(1);
+    /** Inbox records older than this are deleted: longer than any broker's redelivery window (see the accessor). */
+    public static final Duration DEFAULT_INBOX_RETENTION = Duration.ofDays(30);
+    private static final Duration MIN_INBOX_RETENTION = Duration.ofHours(1);
+    private static final Duration MAX_INBOX_RETENTION = Duration.ofDays(36_500);
+    /** How often a claim starts at the head of the outbox, unless {@value #CLAIM_RESCAN_INTERVAL} is set. */
+    public static final Duration DEFAULT_CLAIM_RESCAN_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration MAX_CLAIM_RESCAN_INTERVAL = Duration.ofHours(1);
     /** How soon a relay that just claimed events looks again, unless {@value #BUSY_POLL_INTERVAL} is set. */
     public static final Duration DEFAULT_BUSY_POLL_INTERVAL = Duration.ofMillis(5);
 
@@ -147,6 +161,8 @@ public final class RelayConfig {
     private final Duration retention;
     private final Duration cleanupInterval;
     private final int cleanupBatchSize;
+    private final Duration inboxRetention;
+    private final Duration claimRescanInterval;
     private final String synchronousCommit;
     private final String dataSource;
     private final String executor;
@@ -177,6 +193,8 @@ public final class RelayConfig {
         this.retention = b.retention;
         this.cleanupInterval = b.cleanupInterval;
         this.cleanupBatchSize = b.cleanupBatchSize;
+        this.inboxRetention = b.inboxRetention;
+        this.claimRescanInterval = b.claimRescanInterval;
         this.synchronousCommit = b.synchronousCommit;
         this.dataSource = b.dataSource;
         this.executor = b.executor;
@@ -225,6 +243,8 @@ public final class RelayConfig {
         r.duration(RETENTION, b::retention);
         r.duration(CLEANUP_INTERVAL, b::cleanupInterval);
         r.integer(CLEANUP_BATCH_SIZE).ifPresent(b::cleanupBatchSize);
+        r.duration(INBOX_RETENTION, b::inboxRetention);
+        r.duration(CLAIM_RESCAN_INTERVAL, b::claimRescanInterval);
         r.string(SYNCHRONOUS_COMMIT).ifPresent(b::synchronousCommit);
         r.string(DATASOURCE).ifPresent(b::dataSource);
         r.string(EXECUTOR).ifPresent(b::executor);
@@ -386,6 +406,28 @@ public final class RelayConfig {
         return cleanupBatchSize;
     }
 
+    /**
+     * How long inbox records ({@code processed_events}) are kept before the elected cleaner deletes them.
+     * A redelivery of an event older than this is applied again, so it must exceed every redelivery window:
+     * the default, 30 days, is longer than ActiveMQ Artemis' and RabbitMQ's redelivery of an unacknowledged
+     * message (seconds to minutes, up to max-delivery-attempts), Amazon SQS's longest retention (14 days) and
+     * Kafka's default retention (7 days). Replaying a dead-letter queue older than this re-applies events.
+     */
+    public Duration inboxRetention() {
+        return inboxRetention;
+    }
+
+    /**
+     * How often a claim starts at the head of the outbox; in between, claims start at the lowest seq this
+     * relay claimed one interval earlier (see {@link ClaimFloor}), so that a held snapshot (whose dead index
+     * entries every claim from the head would walk) does not slow every claim. Rows below that bound (retries,
+     * released leases, transactions longer than the interval) wait for the next claim from the head, at most
+     * one interval. Zero: every claim starts at the head.
+     */
+    public Duration claimRescanInterval() {
+        return claimRescanInterval;
+    }
+
     /** PostgreSQL's synchronous_commit for the relay's own transactions. */
     public String synchronousCommit() {
         return synchronousCommit;
@@ -436,6 +478,8 @@ public final class RelayConfig {
         b.retention = retention;
         b.cleanupInterval = cleanupInterval;
         b.cleanupBatchSize = cleanupBatchSize;
+        b.inboxRetention = inboxRetention;
+        b.claimRescanInterval = claimRescanInterval;
         b.synchronousCommit = synchronousCommit;
         b.dataSource = dataSource;
         b.executor = executor;
@@ -458,7 +502,8 @@ public final class RelayConfig {
                 + (notifyUser == null ? "" : ", notifyUser=" + notifyUser)
                 + (notifyPassword == null ? "" : ", notifyPassword=****")
                 + ", completion=" + completion + ", retention=" + retention + ", cleanupInterval=" + cleanupInterval
-                + ", cleanupBatchSize=" + cleanupBatchSize + ", synchronousCommit=" + synchronousCommit
+                + ", cleanupBatchSize=" + cleanupBatchSize + ", inboxRetention=" + inboxRetention
+                + ", claimRescanInterval=" + claimRescanInterval + ", synchronousCommit=" + synchronousCommit
                 + ", dataSource=" + dataSource + ", executor=" + executor
                 + ", threadFactory=" + threadFactory + ", jmsConnectionFactory=" + jmsConnectionFactory
                 + ", jmsDestination=" + jmsDestination + "]";
@@ -488,6 +533,8 @@ public final class RelayConfig {
         private Duration retention = Duration.ofDays(7);
         private Duration cleanupInterval = Duration.ofHours(1);
         private int cleanupBatchSize = 1000;
+        private Duration inboxRetention = DEFAULT_INBOX_RETENTION;
+        private Duration claimRescanInterval = DEFAULT_CLAIM_RESCAN_INTERVAL;
         private String synchronousCommit = DEFAULT_SYNCHRONOUS_COMMIT;
         private String dataSource = DEFAULT_DATASOURCE;
         private String executor = DEFAULT_EXECUTOR;
@@ -624,6 +671,18 @@ public final class RelayConfig {
 
         public Builder cleanupBatchSize(int value) {
             this.cleanupBatchSize = range(CLEANUP_BATCH_SIZE, value, 1, 100_000);
+            return this;
+        }
+
+        /** See {@link RelayConfig#inboxRetention()}: PT1H to P36500D. */
+        public Builder inboxRetention(Duration value) {
+            this.inboxRetention = duration(INBOX_RETENTION, value, MIN_INBOX_RETENTION, MAX_INBOX_RETENTION);
+            return this;
+        }
+
+        /** See {@link RelayConfig#claimRescanInterval()}: zero (every claim from the head) to PT1H. */
+        public Builder claimRescanInterval(Duration value) {
+            this.claimRescanInterval = duration(CLAIM_RESCAN_INTERVAL, value, Duration.ZERO, MAX_CLAIM_RESCAN_INTERVAL);
             return this;
         }
 

@@ -100,7 +100,7 @@ final class FakeOutboxStore implements OutboxStore {
             }
 
             @Override
-            public int defer(List<UUID> ids, UUID token, Instant retryAfter, String error) throws SQLException {
+            public int defer(List<UUID> ids, UUID token, Instant now, Instant retryAfter, String error) throws SQLException {
                 return FakeOutboxStore.this.defer(ids, token, retryAfter, error);
             }
 
@@ -268,7 +268,8 @@ final class FakeOutboxStore implements OutboxStore {
     }
 
     @Override
-    public synchronized OptionalInt cleanupBatch(long lockKey, Instant processedBefore, int batchSize) {
+    public synchronized OptionalInt cleanupBatch(long lockKey, Instant now, java.time.Duration retention, int batchSize) {
+        Instant processedBefore = now.minus(retention);
         int n = 0;
         for (Row r : rows.values()) {
             if (n < batchSize && !r.deleted && r.processedAt != null && r.processedAt.isBefore(processedBefore)) {

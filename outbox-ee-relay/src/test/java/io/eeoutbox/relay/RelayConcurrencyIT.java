@@ -43,8 +43,12 @@ class RelayConcurrencyIT {
     private OutboxRelay relay(RelayConfig config, io.eeoutbox.spi.Publisher publisher, java.time.Clock clock) {
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(1);
         executors.add(executor);
-        OutboxRelay r = OutboxRelay.builder().config(config).dataSource(db.dataSource()).executor(executor)
-                .clock(clock).publisher(publisher).build();
+        OutboxRelay.Builder b = OutboxRelay.builder().config(config).dataSource(db.dataSource()).executor(executor)
+                .clock(clock).publisher(publisher);
+        if (clock instanceof MutableClock) {
+            b.store(JdbcOutboxStore.withStatementClock(db.dataSource())); // these tests move time
+        }
+        OutboxRelay r = b.build();
         relays.add(r);
         return r;
     }
@@ -82,7 +86,7 @@ class RelayConcurrencyIT {
         MutableClock clock = new MutableClock(Instant.now());
         // The first relay claims a batch and dies before publishing or completing it.
         List<OutboxMessage> stranded;
-        try (OutboxStore.Session dying = new JdbcOutboxStore(db.dataSource()).open()) {
+        try (OutboxStore.Session dying = JdbcOutboxStore.withStatementClock(db.dataSource()).open()) {
             stranded = dying.claim(new OutboxStore.Claim(UUID.randomUUID(), clock.instant(),
                     clock.instant().plus(Duration.ofSeconds(60)), 10, 20, 1 << 20, false)).messages();
         }

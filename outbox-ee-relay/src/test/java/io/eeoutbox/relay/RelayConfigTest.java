@@ -34,6 +34,8 @@ class RelayConfigTest {
         assertThat(c.retention()).isEqualTo(Duration.ofDays(7));
         assertThat(c.cleanupInterval()).isEqualTo(Duration.ofHours(1));
         assertThat(c.cleanupBatchSize()).isEqualTo(1000);
+        assertThat(c.inboxRetention()).isEqualTo(Duration.ofDays(30));
+        assertThat(c.claimRescanInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.synchronousCommit()).isEqualTo("off");
         assertThat(c.dataSource()).isEqualTo("java:app/jdbc/OutboxRelay");
         assertThat(c.executor()).isEqualTo("java:comp/DefaultManagedScheduledExecutorService");
@@ -129,6 +131,10 @@ class RelayConfigTest {
         "outbox.relay.completion|archive|mark or delete",
         "outbox.relay.retention|-P1D|an ISO-8601 duration from PT0S",
         "outbox.relay.cleanup.batch-size|0|a whole number from 1 to 100000",
+        "outbox.relay.inbox.retention|PT59M|an ISO-8601 duration from PT1H to PT876000H",
+        "outbox.relay.inbox.retention|30 days|an ISO-8601 duration such as PT5S",
+        "outbox.relay.claim.rescan-interval|PT2H|an ISO-8601 duration from PT0S to PT1H",
+        "outbox.relay.claim.rescan-interval|-PT1S|an ISO-8601 duration from PT0S to PT1H",
         "outbox.relay.synchronous-commit|remote|on, off, local, remote_write, remote_apply",
         "outbox.relay.synchronous-commit|async|on, off, local, remote_write, remote_apply",
     })

@@ -84,7 +84,7 @@ class WaiterRegistrationTest {
         }
 
         @Override
-        public OptionalInt cleanupBatch(long lockKey, Instant processedBefore, int batchSize) {
+        public OptionalInt cleanupBatch(long lockKey, Instant now, java.time.Duration retention, int batchSize) {
             throw new UnsupportedOperationException();
         }
     }

@@ -218,7 +218,8 @@ public final class TestDatabase {
                 "V5__outbox_notify_trigger.sql",
                 "V6__outbox_complete_and_claim.sql",
                 "V7__outbox_claim_byte_budget.sql",
-                "V8__outbox_notify_waiters.sql"));
+                "V8__outbox_notify_waiters.sql",
+                "V9__outbox_database_clock.sql"));
         return files;
     }
 

@@ -116,6 +116,7 @@ public class OutboxRelayBootstrap {
                     .build();
             r.start();
             relay = r;
+            PoolSizeCheck.check(config, true);
         } catch (NamingException e) {
             throw new IllegalStateException("ee-outbox relay: JNDI is not available: " + e, e);
         }

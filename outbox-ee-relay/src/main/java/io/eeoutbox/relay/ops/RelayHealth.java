@@ -17,14 +17,15 @@ import java.util.UUID;
  * The relay's health, decided from what it reports, without any health API (the MicroProfile Health
  * checks only translate it).
  *
- * <p><b>Readiness</b> is DOWN when, for at least {@link OpsConfig#unreachableThreshold()}:
- * <ul>
- *   <li>the database could not be reached: the relay's loop failed ({@link #relayError}) or the gauge
- *       query failed, and neither has worked since; or</li>
- *   <li>the broker could not be reached: every publish attempt failed, for at least two different
- *       events, and none succeeded since (one event that the broker keeps refusing is a poison message,
- *       shown by the failure counters and dead letters, not an unreachable broker).</li>
- * </ul>
+ * <p><b>Readiness</b> is DOWN only when the application cannot write: the database could not be reached (the
+ * relay's loop failed ({@link #relayError}) or the gauge query failed, and neither has worked since) for at
+ * least {@link OpsConfig#unreachableThreshold()}. A broker that cannot be reached never makes it DOWN: riding
+ * through a broker outage is what the outbox is for, and taking the application out of rotation (Kubernetes,
+ * a load balancer) would stop the business writes during exactly that outage. The broker's state is in the
+ * check's data instead ({@code broker}: "every publish failing since ..." once every publish attempt failed,
+ * for at least two different events, and none succeeded since; one event the broker keeps refusing is a
+ * poison message, shown by the failure counters and dead letters), and the outage shows in the metrics
+ * (pending, oldest pending age, failures), the log and the MBean.
  * <b>Liveness</b> is DOWN when the relay's loop has neither started a drain nor completed a batch for
  * {@link OpsConfig#livenessThreshold(Duration) a multiple of its poll interval}. A paused relay is
  * alive (an operator paused it on purpose); a relay that does not run in this application is neither
@@ -158,9 +159,7 @@ public final class RelayHealth implements RelayListener, GaugeRefresher.Observer
             if (!brokerDown) {
                 data.put("broker", "reachable");
             } else {
-                Duration down = Duration.between(brokerFailingSince, now);
-                boolean tooLong = down.compareTo(config.unreachableThreshold()) >= 0;
-                up &= !tooLong;
+                Duration down = Duration.between(brokerFailingSince, now); // data only: never DOWN for the broker
                 data.put("broker", "every publish failing since " + brokerFailingSince + " (" + seconds(down) + " s)");
                 data.put("brokerError", brokerError);
             }

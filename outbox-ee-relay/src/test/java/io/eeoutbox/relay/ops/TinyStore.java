@@ -197,7 +197,8 @@ final class TinyStore implements OutboxStore {
     }
 
     @Override
-    public OptionalInt cleanupBatch(long lockKey, Instant processedBefore, int batchSize) throws SQLException {
+    public OptionalInt cleanupBatch(long lockKey, Instant now, java.time.Duration retention, int batchSize) throws SQLException {
+        Instant processedBefore = now.minus(retention);
         check();
         synchronized (this) {
             int before = rows.size();

@@ -68,6 +68,14 @@ final class OutboxDb {
         }
     }
 
+    /** A count from a fixed statement (no parameters). */
+    static long count(String sql) throws SQLException {
+        try (Connection c = connect(); PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
     private static UUID single(PreparedStatement ps) throws SQLException {
         try (ResultSet rs = ps.executeQuery()) {
             rs.next();

@@ -22,6 +22,11 @@ public final class WildFlyManagement {
     private final URI endpoint;
     private final Authenticator authenticator;
 
+    /** The management API of the WildFly listening for management on {@code port} of this host. */
+    public static WildFlyManagement onLocalPort(int port, String user, String password) {
+        return new WildFlyManagement(URI.create("http://127.0.0.1:" + port + "/management"), user, password);
+    }
+
     WildFlyManagement(URI endpoint, String user, String password) {
         this.endpoint = endpoint;
         this.authenticator = new Authenticator() {

@@ -1,0 +1,93 @@
+package io.eeoutbox.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.eeoutbox.jpa.generated.OutboxEventJdbc;
+import io.eeoutbox.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The consumers' inbox is cleaned by the elected cleaner, in batches (issue 17, item 6). */
+class InboxCleanupIT {
+
+    private TestDatabase.Db db;
+    private ScheduledExecutorService executor;
+    private OutboxRelay relay;
+
+    @BeforeEach
+    void setUp() {
+        db = TestDatabase.get().createDatabase("inbox_cleanup_it", false);
+        executor = Executors.newScheduledThreadPool(1);
+    }
+
+    @AfterEach
+    void tearDown() {
+        if (relay != null) {
+            relay.stop(Duration.ofSeconds(10));
+        }
+        executor.shutdownNow();
+    }
+
+    /** {@code n} inbox records of {@code consumer}, recorded {@code age} ago by the database's clock. */
+    private void inbox(String consumer, int n, Duration age) throws SQLException {
+        try (Connection c = db.connect();
+             PreparedStatement s = c.prepareStatement("INSERT INTO processed_events (consumer, event_id, processed_at)"
+                     + " VALUES (?, ?, now() - ? * interval '1 second')")) {
+            for (int i = 0; i < n; i++) {
+                s.setString(1, consumer);
+                s.setObject(2, UUID.randomUUID());
+                s.setLong(3, age.getSeconds());
+                s.addBatch();
+            }
+            s.executeBatch();
+        }
+    }
+
+    private long inboxRows() {
+        return db.queryLong("SELECT count(*) FROM processed_events");
+    }
+
+    @Test
+    void recordsOlderThanTheInboxRetentionAreDeletedInBatchesByTheCleanerOnly() throws Exception {
+        inbox("projection", 25, Duration.ofDays(31));
+        inbox("projection", 5, Duration.ofDays(29));
+        inbox("billing", 4, Duration.ofDays(40));
+        relay = OutboxRelay.builder().config(RelayIt.config("inbox-cleaner").cleanupBatchSize(7).build())
+                .dataSource(db.dataSource()).executor(executor).publisher(new RecordingPublisher()).build();
+        relay.start();
+        relay.pause();
+
+        // While another relay holds the maintenance lock, this one deletes nothing.
+        try (Connection other = db.connect()) {
+            other.setAutoCommit(false);
+            assertThat(new OutboxEventJdbc(other).tryOutboxMaintenanceLock(OutboxCleaner.LOCK_KEY)).contains(true);
+            relay.cleanUpNow();
+            assertThat(inboxRows()).isEqualTo(34);
+            other.rollback();
+        }
+
+        relay.cleanUpNow();
+        assertThat(inboxRows()).as("the default inbox retention is 30 days").isEqualTo(5);
+        assertThat(db.queryLong("SELECT count(*) FROM processed_events WHERE processed_at < now() - interval '30 days'"))
+                .isZero();
+    }
+
+    @Test
+    void theScheduledCleanupCleansTheInboxByItself() throws Exception {
+        inbox("projection", 12, Duration.ofHours(3));
+        inbox("projection", 3, Duration.ofMinutes(10));
+        relay = OutboxRelay.builder().config(RelayIt.config("inbox-scheduled").inboxRetention(Duration.ofHours(2))
+                        .cleanupInterval(Duration.ofMillis(200)).cleanupBatchSize(5).build())
+                .dataSource(db.dataSource()).executor(executor).publisher(new RecordingPublisher()).build();
+        relay.start();
+        RelayIt.await(Duration.ofSeconds(10), "inbox records older than 2 h deleted", () -> inboxRows() == 3);
+    }
+}
