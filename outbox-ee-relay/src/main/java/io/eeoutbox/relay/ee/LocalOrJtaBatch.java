@@ -11,8 +11,9 @@ import java.util.logging.Logger;
 /**
  * The shipped JMS publisher's batch transaction inside a server: a <em>local</em> JMS transaction when the
  * configured connection factory gives one (a plain client factory, such as a WildFly {@code connection-factory}),
- * and a JTA transaction that holds only the JMS resource otherwise (a container-managed, pooled factory, which
- * refuses {@code SESSION_TRANSACTED} outside JTA).
+ * and a JTA transaction that holds only the JMS resource otherwise: for a container-managed (resource adapter)
+ * factory, whose contexts are pooled handles that must not be kept between batches, and for any factory that
+ * gives no transacted context outside JTA.
  *
  * <p>Why local first (docs/decisions/0008-relay-batches-in-a-local-jms-transaction.md): a broker outage must
  * leave nothing behind for an operator. In a JTA transaction, a one-phase commit that fails on a lost
@@ -68,6 +69,11 @@ public final class LocalOrJtaBatch implements JmsPublisher.BatchTransaction {
     }
 
     private boolean givesLocalTransactions() {
+        if (containerManaged(connectionFactory)) {
+            // A resource adapter's factory: its contexts are pooled handles of the container, not to be kept
+            // across batches and threads, and local transactions outside JTA are refused or ignored.
+            return false;
+        }
         try (JMSContext probe = connectionFactory.createContext(JMSContext.SESSION_TRANSACTED)) {
             return probe.getTransacted();
         } catch (JMSRuntimeException e) {
@@ -76,6 +82,29 @@ public final class LocalOrJtaBatch implements JmsPublisher.BatchTransaction {
             }
             return false; // a container-managed factory refuses local transactions outside JTA
         }
+    }
+
+    /**
+     * Whether the factory is a resource adapter's (Jakarta Connectors require connection factories to implement
+     * {@code jakarta.resource.Referenceable}); looked up by name, so that a server without the Connectors API
+     * visible to the application is no problem.
+     */
+    static boolean containerManaged(Object factory) {
+        for (Class<?> c = factory.getClass(); c != null; c = c.getSuperclass()) {
+            if (implementsByName(c, "jakarta.resource.Referenceable")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean implementsByName(Class<?> type, String name) {
+        for (Class<?> i : type.getInterfaces()) {
+            if (i.getName().equals(name) || implementsByName(i, name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
