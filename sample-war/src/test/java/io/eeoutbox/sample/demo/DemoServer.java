@@ -415,10 +415,10 @@ public abstract class DemoServer implements AutoCloseable {
             return 9990 + portOffset;
         }
 
-        /** http, https, management (http and https), ajp, transaction recovery and status. */
+        /** http, https, management (http and https), ajp, IIOP (and its TLS port), transaction recovery and status. */
         static List<Integer> portsAt(int offset) {
             return List.of(8080 + offset, 8443 + offset, 9990 + offset, 9993 + offset, 8009 + offset,
-                    4712 + offset, 4713 + offset);
+                    3528 + offset, 3529 + offset, 4712 + offset, 4713 + offset);
         }
 
         @Override

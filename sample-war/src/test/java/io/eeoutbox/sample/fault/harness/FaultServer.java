@@ -76,8 +76,8 @@ public final class FaultServer implements AutoCloseable {
     }
 
     /**
-     * Heuristic outcomes this server holds or has logged: on WildFly the transactions in its log store (after
-     * a probe through the management API) plus the lines of its server log that report a heuristic
+     * Heuristic outcomes this server holds or has logged: on WildFly the heuristic participants in its log store
+     * (after a probe through the management API) plus the lines of its server log that report a heuristic
      * ({@code ARJUNA012084} and the other heuristic warnings); on Open Liberty the heuristic lines of its log
      * ({@code WTRN0075W}, {@code WTRN0076W}, {@code WTRN0096W}, {@code WTRN0097W}, {@code WTRN0102W}). What an
      * operator would otherwise have to find and clean up by hand after a fault.
@@ -87,9 +87,15 @@ public final class FaultServer implements AutoCloseable {
         if (server.managementPort() >= 0 && isAlive()) {
             WildFlyManagement m = management();
             m.run("probe", java.util.Map.of(), "subsystem", "transactions", "log-store", "log-store");
-            String children = m.run("read-children-names", java.util.Map.of("child-type", "transactions"),
+            // only heuristic participants: a transaction that waits for the next recovery pass after a kill is
+            // also in the store, and is recovery's to finish, not an operator's
+            String store = m.run("read-resource", java.util.Map.of("recursive", "true", "include-runtime", "true"),
                     "subsystem", "transactions", "log-store", "log-store");
-            inStore = WildFlyManagement.listed(children);
+            java.util.regex.Matcher heuristic = HEURISTIC_PARTICIPANT.matcher(store);
+            inStore = 0;
+            while (heuristic.find()) {
+                inStore++;
+            }
         }
         java.util.List<String> lines = new java.util.ArrayList<>();
         if (java.nio.file.Files.exists(serverLog())) {
@@ -102,11 +108,14 @@ public final class FaultServer implements AutoCloseable {
         return new Heuristics(inStore, lines);
     }
 
+    private static final java.util.regex.Pattern HEURISTIC_PARTICIPANT =
+            java.util.regex.Pattern.compile("\"status\"\\s*:\\s*\"HEURISTIC");
+
     private static final java.util.regex.Pattern HEURISTIC_LINE = java.util.regex.Pattern.compile(
             "ARJUNA012084|ARJUNA012085|ARJUNA012086|ARJUNA012087|heuristic participant|HEURISTIC_HAZARD|HEURISTIC_MIXED"
                     + "|WTRN0075W|WTRN0076W|WTRN0096W|WTRN0097W|WTRN0102W");
 
-    /** Heuristic transactions in the log store (-1: no store to probe) and heuristic lines in the log. */
+    /** Heuristic participants in the log store (-1: no store to probe) and heuristic lines in the log. */
     public record Heuristics(long inLogStore, java.util.List<String> logLines) {
         public long count() {
             return Math.max(0, inLogStore) + logLines.size();
