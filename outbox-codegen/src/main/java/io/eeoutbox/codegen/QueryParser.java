@@ -175,8 +175,8 @@ final class QueryParser {
         List<Parameter> distinct = List.copyOf(params.distinct().values());
         String jdbc = render(params.tokens(), params.occurrences(), distinct, false);
         String nativeSql = render(params.tokens(), params.occurrences(), distinct, true);
-        return new Query(name, kind, List.copyOf(doc), file, line, distinct, List.copyOf(params.occurrences()),
-                columns, jdbc, nativeSql);
+        return new Query(name, kind, new Query.Origin(file, line, List.copyOf(doc)), distinct, columns,
+                new Query.Sql(jdbc, List.copyOf(params.occurrences()), nativeSql));
     }
 
     /** The SQL without comments, whitespace collapsed, each parameter written as a CAST. */
