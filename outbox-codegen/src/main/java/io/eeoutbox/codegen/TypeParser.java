@@ -1,5 +1,6 @@
 package io.eeoutbox.codegen;
 
+import io.eeoutbox.codegen.CodegenException.Problem;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -74,5 +75,20 @@ final class TypeParser {
             i = j + 1;
         }
         return new Parsed(new TypeRef(name.toString(), text.toString(), dims, line), i);
+    }
+
+    /** Whether the type maps to Java; if not, reports it. */
+    static boolean check(List<Problem> problems, String file, TypeRef type, String what) {
+        if (type.sqlType() == null) {
+            problems.add(new Problem(file, type.line(), "unknown type " + type.text() + " of " + what
+                    + " (known: uuid, varchar, text, int, bigint, boolean, timestamptz, jsonb, json and their arrays)"));
+            return false;
+        }
+        if (type.arrayDims() > 1) {
+            problems.add(new Problem(file, type.line(), "multi-dimensional array type " + type.text() + " of " + what
+                    + " is not supported"));
+            return false;
+        }
+        return true;
     }
 }

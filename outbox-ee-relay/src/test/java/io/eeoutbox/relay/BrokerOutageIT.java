@@ -2,6 +2,7 @@ package io.eeoutbox.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.spi.BrokerUnavailableException;
@@ -91,7 +92,7 @@ class BrokerOutageIT {
 
     private static String eventId(Message m) {
         try {
-            return m.getStringProperty(JmsPublisher.EVENT_ID);
+            return m.getStringProperty(MessageHeaders.EVENT_ID);
         } catch (JMSException e) {
             throw new IllegalStateException(e);
         }

@@ -2,6 +2,7 @@ package io.eeoutbox.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.spi.RelayListener;
@@ -72,25 +73,25 @@ class RelayJmsIT {
         RelayIt.await(Duration.ofSeconds(30), "every committed event marked", () -> RelayIt.pending(db) == 0);
 
         List<Message> delivered = broker.receive(1000, 500);
-        List<String> ids = delivered.stream().map(m -> property(m, JmsPublisher.EVENT_ID)).toList();
+        List<String> ids = delivered.stream().map(m -> property(m, MessageHeaders.EVENT_ID)).toList();
         assertThat(ids).hasSize(committed.size()).doesNotHaveDuplicates()
                 .containsExactlyInAnyOrderElementsOf(committed.stream().map(UUID::toString).toList());
         assertThat(ids).doesNotContainAnyElementsOf(rolledBack.stream().map(UUID::toString).toList());
 
-        Message paid = delivered.stream().filter(m -> "order.paid".equals(property(m, JmsPublisher.EVENT_TYPE)))
+        Message paid = delivered.stream().filter(m -> "order.paid".equals(property(m, MessageHeaders.EVENT_TYPE)))
                 .findFirst().orElseThrow();
         assertThat(((TextMessage) paid).getText()).isEqualTo("{\"n\": 0}");
         assertThat(paid.getJMSType()).isEqualTo("order.paid");
         assertThat(paid.getJMSDeliveryMode()).isEqualTo(jakarta.jms.DeliveryMode.PERSISTENT);
-        assertThat(paid.getStringProperty(JmsPublisher.AGGREGATE_TYPE)).isEqualTo("order");
-        assertThat(paid.getStringProperty(JmsPublisher.AGGREGATE_ID)).isEqualTo("o1");
+        assertThat(paid.getStringProperty(MessageHeaders.AGGREGATE_TYPE)).isEqualTo("order");
+        assertThat(paid.getStringProperty(MessageHeaders.AGGREGATE_ID)).isEqualTo("o1");
         assertThat(paid.getStringProperty("JMSXGroupID")).isEqualTo("o1");
-        assertThat(paid.getStringProperty(JmsPublisher.ARTEMIS_DUPLICATE_ID)).isEqualTo(paid.getStringProperty(JmsPublisher.EVENT_ID));
-        assertThat(java.time.Instant.parse(paid.getStringProperty(JmsPublisher.CREATED_AT))).isNotNull();
-        assertThat(paid.getIntProperty(JmsPublisher.ATTEMPT)).isEqualTo(1);
+        assertThat(paid.getStringProperty(MessageHeaders.ARTEMIS_DUPLICATE_ID)).isEqualTo(paid.getStringProperty(MessageHeaders.EVENT_ID));
+        assertThat(java.time.Instant.parse(paid.getStringProperty(MessageHeaders.CREATED_AT))).isNotNull();
+        assertThat(paid.getIntProperty(MessageHeaders.ATTEMPT)).isEqualTo(1);
         // per aggregate, the broker holds the events in write order (one relay, unordered mode, no failures)
-        List<String> o1 = delivered.stream().filter(m -> "o1".equals(property(m, JmsPublisher.AGGREGATE_ID)))
-                .map(m -> property(m, JmsPublisher.EVENT_ID)).toList();
+        List<String> o1 = delivered.stream().filter(m -> "o1".equals(property(m, MessageHeaders.AGGREGATE_ID)))
+                .map(m -> property(m, MessageHeaders.EVENT_ID)).toList();
         assertThat(o1).last().isEqualTo(committed.get(committed.size() - 1).toString());
     }
 
@@ -163,7 +164,7 @@ class RelayJmsIT {
         assertThat(dead.await(30, TimeUnit.SECONDS)).as("the poison event became a dead letter").isTrue();
         RelayIt.await(Duration.ofSeconds(30), "healthy events marked", () -> RelayIt.pending(db) == 0);
         Set<String> delivered = new HashSet<>();
-        broker.receive(100, 500).forEach(m -> delivered.add(property(m, JmsPublisher.EVENT_ID)));
+        broker.receive(100, 500).forEach(m -> delivered.add(property(m, MessageHeaders.EVENT_ID)));
         Set<String> healthy = new HashSet<>();
         ids.stream().filter(id -> !id.equals(poison)).forEach(id -> healthy.add(id.toString()));
         assertThat(delivered).isEqualTo(healthy);
@@ -177,8 +178,8 @@ class RelayJmsIT {
         RelayIt.await(Duration.ofSeconds(30), "the retried dead letter marked", () -> RelayIt.pending(db) == 0
                 && db.queryLong("SELECT count(*) FROM outbox_dead_letters") == 0);
         List<Message> again = broker.receive(10, 500);
-        assertThat(again).extracting(m -> property(m, JmsPublisher.EVENT_ID)).containsExactly(poison.toString());
-        assertThat(again.get(0).getIntProperty(JmsPublisher.ATTEMPT)).isEqualTo(1);
+        assertThat(again).extracting(m -> property(m, MessageHeaders.EVENT_ID)).containsExactly(poison.toString());
+        assertThat(again.get(0).getIntProperty(MessageHeaders.ATTEMPT)).isEqualTo(1);
     }
 
     @Test

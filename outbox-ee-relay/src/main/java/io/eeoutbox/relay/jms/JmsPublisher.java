@@ -1,5 +1,6 @@
 package io.eeoutbox.relay.jms;
 
+import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.spi.BrokerUnavailableException;
 import io.eeoutbox.spi.PublishResult;
@@ -23,13 +24,14 @@ import java.util.logging.Logger;
 /**
  * Publishes outbox events as persistent JMS text messages.
  *
- * <p>Each message's body is the event's JSON payload; its properties are {@value #EVENT_ID} (the
- * consumers' deduplication key), {@value #EVENT_TYPE}, {@value #AGGREGATE_TYPE}, {@value #AGGREGATE_ID},
- * {@value #CREATED_AT} (ISO-8601) and {@value #ATTEMPT}; {@code JMSType} is the event type;
- * {@code JMSXGroupID} is the aggregate id, so brokers with message groups deliver an aggregate's
+ * <p>Each message's body is the event's JSON payload; its properties, named in {@link MessageHeaders}, are
+ * {@value MessageHeaders#EVENT_ID} (the consumers' deduplication key), {@value MessageHeaders#EVENT_TYPE},
+ * {@value MessageHeaders#AGGREGATE_TYPE}, {@value MessageHeaders#AGGREGATE_ID},
+ * {@value MessageHeaders#CREATED_AT} (ISO-8601) and {@value MessageHeaders#ATTEMPT}; {@code JMSType} is the
+ * event type; {@code JMSXGroupID} is the aggregate id, so brokers with message groups deliver an aggregate's
  * messages to one consumer in order; and, on a message sent on its own (not in a batch transaction),
- * {@value #ARTEMIS_DUPLICATE_ID} is the event id, so ActiveMQ Artemis drops a message it has already stored
- * (other brokers ignore the property).
+ * {@value MessageHeaders#ARTEMIS_DUPLICATE_ID} is the event id, so ActiveMQ Artemis drops a message it has
+ * already stored (other brokers ignore the property).
  *
  * <h2>Transactions and duplicates</h2>
  * {@link #publishAll} sends a whole batch in <em>one broker transaction</em>, supplied by a
@@ -48,9 +50,10 @@ import java.util.logging.Logger;
  * <p>Delivery is at least once. A message is sent again when the relay dies, or loses its database
  * connection, after the broker committed the batch and before the rows were marked; and when a
  * commit fails in a way that leaves open whether it happened, the one-by-one sends that follow may
- * repeat messages of it. Artemis removes repeats sent on their own by {@value #ARTEMIS_DUPLICATE_ID}
- * (within its duplicate-id cache); a batch carries no such id, since Artemis refuses a whole transaction
- * holding one repeat. Consumers deduplicate by {@value #EVENT_ID} in every case (see the inbox in outbox-jpa).
+ * repeat messages of it. Artemis removes repeats sent on their own by
+ * {@value MessageHeaders#ARTEMIS_DUPLICATE_ID} (within its duplicate-id cache); a batch carries no such id,
+ * since Artemis refuses a whole transaction holding one repeat. Consumers deduplicate by
+ * {@value MessageHeaders#EVENT_ID} in every case (see the inbox in outbox-jpa).
  *
  * <p>Known limit, seen with ActiveMQ Artemis 2.42: a message that a broker <em>plugin</em> refuses
  * inside a transacted session is dropped while the commit still succeeds (outside a transaction the
@@ -60,15 +63,6 @@ import java.util.logging.Logger;
  * <p>Thread-safe: batches are sent one at a time.
  */
 public final class JmsPublisher implements Publisher, AutoCloseable {
-
-    public static final String EVENT_ID = "outbox_event_id";
-    public static final String EVENT_TYPE = "outbox_event_type";
-    public static final String AGGREGATE_TYPE = "outbox_aggregate_type";
-    public static final String AGGREGATE_ID = "outbox_aggregate_id";
-    public static final String CREATED_AT = "outbox_created_at";
-    public static final String ATTEMPT = "outbox_attempt";
-    public static final String GROUP_ID = "JMSXGroupID";
-    public static final String ARTEMIS_DUPLICATE_ID = "_AMQ_DUPL_ID";
 
     private static final Logger LOG = Logger.getLogger(JmsPublisher.class.getName());
 
@@ -232,31 +226,32 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
     }
 
     /**
-     * @param duplicateId whether to set {@value #ARTEMIS_DUPLICATE_ID}: only on a send of its own. Artemis refuses a
-     *                    whole transaction that holds a message id it already has (rows sent again after their lease
-     *                    ran out), and inside JTA that refusal is a failed one-phase commit that the transaction
-     *                    manager keeps as a heuristic hazard; so batches go without it and the consumers' inbox
-     *                    recognises a repeat by {@value #EVENT_ID} (docs/decisions/0008-relay-batches-in-a-local-jms-transaction.md)
+     * @param duplicateId whether to set {@value MessageHeaders#ARTEMIS_DUPLICATE_ID}: only on a send of its own.
+     *                    Artemis refuses a whole transaction that holds a message id it already has (rows sent
+     *                    again after their lease ran out), and inside JTA that refusal is a failed one-phase
+     *                    commit that the transaction manager keeps as a heuristic hazard; so batches go without
+     *                    it and the consumers' inbox recognises a repeat by {@value MessageHeaders#EVENT_ID}
+     *                    (docs/decisions/0008-relay-batches-in-a-local-jms-transaction.md)
      */
     private void send(JMSContext context, JMSProducer producer, OutboxMessage m, boolean duplicateId) throws JMSException {
         TextMessage message = context.createTextMessage(m.payload());
         String id = m.id().toString();
         message.setJMSType(m.eventType());
-        message.setStringProperty(EVENT_ID, id);
-        message.setStringProperty(EVENT_TYPE, m.eventType());
+        message.setStringProperty(MessageHeaders.EVENT_ID, id);
+        message.setStringProperty(MessageHeaders.EVENT_TYPE, m.eventType());
         if (m.aggregateType() != null) {
-            message.setStringProperty(AGGREGATE_TYPE, m.aggregateType());
+            message.setStringProperty(MessageHeaders.AGGREGATE_TYPE, m.aggregateType());
         }
         if (m.aggregateId() != null) {
-            message.setStringProperty(AGGREGATE_ID, m.aggregateId());
-            message.setStringProperty(GROUP_ID, m.aggregateId());
+            message.setStringProperty(MessageHeaders.AGGREGATE_ID, m.aggregateId());
+            message.setStringProperty(MessageHeaders.GROUP_ID, m.aggregateId());
         }
         if (m.createdAt() != null) {
-            message.setStringProperty(CREATED_AT, m.createdAt().toString());
+            message.setStringProperty(MessageHeaders.CREATED_AT, m.createdAt().toString());
         }
-        message.setIntProperty(ATTEMPT, m.attempt());
+        message.setIntProperty(MessageHeaders.ATTEMPT, m.attempt());
         if (duplicateId) {
-            message.setStringProperty(ARTEMIS_DUPLICATE_ID, id);
+            message.setStringProperty(MessageHeaders.ARTEMIS_DUPLICATE_ID, id);
         }
         producer.send(destination, message);
     }

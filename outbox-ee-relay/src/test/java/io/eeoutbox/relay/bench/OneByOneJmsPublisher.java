@@ -1,5 +1,6 @@
 package io.eeoutbox.relay.bench;
 
+import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.spi.Publisher;
@@ -34,16 +35,16 @@ final class OneByOneJmsPublisher implements Publisher, AutoCloseable {
         TextMessage message = context.createTextMessage(m.payload());
         String id = m.id().toString();
         message.setJMSType(m.eventType());
-        message.setStringProperty(JmsPublisher.EVENT_ID, id);
-        message.setStringProperty(JmsPublisher.EVENT_TYPE, m.eventType());
-        message.setStringProperty(JmsPublisher.AGGREGATE_TYPE, m.aggregateType());
-        message.setStringProperty(JmsPublisher.AGGREGATE_ID, m.aggregateId());
-        message.setStringProperty(JmsPublisher.GROUP_ID, m.aggregateId());
+        message.setStringProperty(MessageHeaders.EVENT_ID, id);
+        message.setStringProperty(MessageHeaders.EVENT_TYPE, m.eventType());
+        message.setStringProperty(MessageHeaders.AGGREGATE_TYPE, m.aggregateType());
+        message.setStringProperty(MessageHeaders.AGGREGATE_ID, m.aggregateId());
+        message.setStringProperty(MessageHeaders.GROUP_ID, m.aggregateId());
         if (m.createdAt() != null) {
-            message.setStringProperty(JmsPublisher.CREATED_AT, m.createdAt().toString());
+            message.setStringProperty(MessageHeaders.CREATED_AT, m.createdAt().toString());
         }
-        message.setIntProperty(JmsPublisher.ATTEMPT, m.attempt());
-        message.setStringProperty(JmsPublisher.ARTEMIS_DUPLICATE_ID, id);
+        message.setIntProperty(MessageHeaders.ATTEMPT, m.attempt());
+        message.setStringProperty(MessageHeaders.ARTEMIS_DUPLICATE_ID, id);
         producer.send(destination, message);
     }
 

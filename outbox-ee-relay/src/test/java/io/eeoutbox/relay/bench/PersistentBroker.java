@@ -1,6 +1,6 @@
 package io.eeoutbox.relay.bench;
 
-import io.eeoutbox.relay.jms.JmsPublisher;
+import io.eeoutbox.MessageHeaders;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.JMSContext;
@@ -88,7 +88,7 @@ final class PersistentBroker implements AutoCloseable {
                     break;
                 }
                 received++;
-                String id = m.getStringProperty(JmsPublisher.EVENT_ID);
+                String id = m.getStringProperty(MessageHeaders.EVENT_ID);
                 seen.merge(UUID.fromString(id), 1, Integer::sum);
                 if (++inTx == 1000) {
                     context.commit();

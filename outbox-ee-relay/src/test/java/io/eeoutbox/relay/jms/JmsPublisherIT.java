@@ -2,6 +2,7 @@ package io.eeoutbox.relay.jms;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.EmbeddedBroker;
 import io.eeoutbox.spi.PublishResult;
@@ -41,7 +42,7 @@ class JmsPublisherIT {
 
     private static String id(Message m) {
         try {
-            return m.getStringProperty(JmsPublisher.EVENT_ID);
+            return m.getStringProperty(MessageHeaders.EVENT_ID);
         } catch (JMSException e) {
             throw new IllegalStateException(e);
         }

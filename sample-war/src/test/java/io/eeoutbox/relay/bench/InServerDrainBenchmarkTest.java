@@ -3,6 +3,7 @@ package io.eeoutbox.relay.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.RelayConfig;
 import io.eeoutbox.relay.ee.OutboxRelayBootstrap;
@@ -465,7 +466,7 @@ class InServerDrainBenchmarkTest {
                 if (m == null) {
                     return arrived;
                 }
-                UUID id = UUID.fromString(m.getStringProperty(JmsPublisher.EVENT_ID));
+                UUID id = UUID.fromString(m.getStringProperty(MessageHeaders.EVENT_ID));
                 if (arrived.merge(id, 1, Integer::sum) == 1 && ids.contains(id)) {
                     seen++;
                 }

@@ -3,6 +3,7 @@ package io.eeoutbox.relay.window;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.ee.LocalOrJtaBatch;
 import io.eeoutbox.relay.jms.JmsPublisher;
@@ -345,7 +346,7 @@ class BrokerCutWindowTest {
                         }
                         continue;
                     }
-                    seen.add(m.getStringProperty(JmsPublisher.EVENT_ID));
+                    seen.add(m.getStringProperty(MessageHeaders.EVENT_ID));
                 }
             } catch (Exception e) {
                 // the broker is coming back: try again

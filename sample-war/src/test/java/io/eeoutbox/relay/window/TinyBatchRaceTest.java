@@ -3,6 +3,7 @@ package io.eeoutbox.relay.window;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.ee.LocalOrJtaBatch;
 import io.eeoutbox.relay.ee.UserTransactionBatch;
@@ -211,7 +212,7 @@ class TinyBatchRaceTest {
                         }
                         continue;
                     }
-                    seen.add(m.getStringProperty(JmsPublisher.EVENT_ID));
+                    seen.add(m.getStringProperty(MessageHeaders.EVENT_ID));
                     m.acknowledge();
                 }
             } catch (Exception e) {

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.ee.OutboxRelayBootstrap;
-import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.sample.application.order.OrderService;
 import io.eeoutbox.sample.application.projection.OrderProjectionService;
 import io.eeoutbox.sample.application.projection.OrderProjectionView;
@@ -163,11 +163,11 @@ class OrdersInServerTest {
         try (JMSContext jms = connectionFactory.createContext()) {
             TextMessage copy = jms.createTextMessage(event.payload());
             copy.setJMSType(event.eventType());
-            copy.setStringProperty(JmsPublisher.EVENT_ID, event.id().toString());
-            copy.setStringProperty(JmsPublisher.EVENT_TYPE, event.eventType());
-            copy.setStringProperty(JmsPublisher.AGGREGATE_TYPE, event.aggregateType());
-            copy.setStringProperty(JmsPublisher.AGGREGATE_ID, event.aggregateId());
-            copy.setStringProperty(JmsPublisher.GROUP_ID, event.aggregateId());
+            copy.setStringProperty(MessageHeaders.EVENT_ID, event.id().toString());
+            copy.setStringProperty(MessageHeaders.EVENT_TYPE, event.eventType());
+            copy.setStringProperty(MessageHeaders.AGGREGATE_TYPE, event.aggregateType());
+            copy.setStringProperty(MessageHeaders.AGGREGATE_ID, event.aggregateId());
+            copy.setStringProperty(MessageHeaders.GROUP_ID, event.aggregateId());
             jms.createProducer().send(orderEvents, copy);
         }
 

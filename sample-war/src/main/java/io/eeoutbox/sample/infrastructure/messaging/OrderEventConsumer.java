@@ -1,6 +1,6 @@
 package io.eeoutbox.sample.infrastructure.messaging;
 
-import io.eeoutbox.relay.jms.JmsPublisher;
+import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.sample.application.projection.OrderProjectionService;
 import io.eeoutbox.sample.application.projection.ReceivedEvent;
 import jakarta.ejb.ActivationConfigProperty;
@@ -54,13 +54,13 @@ public class OrderEventConsumer implements MessageListener {
         if (!(message instanceof TextMessage text)) {
             throw new IllegalArgumentException("not a TextMessage");
         }
-        String eventId = message.getStringProperty(JmsPublisher.EVENT_ID);
-        String eventType = message.getStringProperty(JmsPublisher.EVENT_TYPE);
+        String eventId = message.getStringProperty(MessageHeaders.EVENT_ID);
+        String eventType = message.getStringProperty(MessageHeaders.EVENT_TYPE);
         if (eventId == null || eventType == null) {
-            throw new IllegalArgumentException("no " + JmsPublisher.EVENT_ID + " or " + JmsPublisher.EVENT_TYPE);
+            throw new IllegalArgumentException("no " + MessageHeaders.EVENT_ID + " or " + MessageHeaders.EVENT_TYPE);
         }
         return new ReceivedEvent(UUID.fromString(eventId), eventType,
-                message.getStringProperty(JmsPublisher.AGGREGATE_ID), text.getText());
+                message.getStringProperty(MessageHeaders.AGGREGATE_ID), text.getText());
     }
 
     private static String describe(Message message) {
