@@ -62,7 +62,7 @@ class TinyBatchRaceTest {
     static final String QUEUE = "java:app/jms/eeOutboxTinyBatchRace";
     private static final String ACCEPTOR = "jboss.as:subsystem=messaging-activemq,server=default,in-vm-acceptor=in-vm";
     private static final int SENDERS = 4;
-    private static final int OUTAGES = Integer.getInteger("race.outages", 25);
+    private static final int OUTAGES = Integer.getInteger("race.outages", 15);
 
     @Deployment
     static WebArchive deployment() {
