@@ -234,10 +234,11 @@ public final class NotifyListener {
                 }
                 c.unwrap(PGConnection.class).getNotifications();
             }
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException | RuntimeException | LinkageError e) {
             LOG.log(Level.FINE, "relay " + relayName + ": UNLISTEN before giving the connection back failed; closing it", e);
+        } finally {
+            closeQuietly(c); // always: a connection kept here is one the pool never gets back
         }
-        closeQuietly(c);
     }
 
     private static void closeQuietly(Connection c) {

@@ -34,6 +34,7 @@ final class OpsDeployment {
                         library(OutboxRelay.class, "outbox-ee-relay.jar"))
                 .setWebXML("ops-it/web.xml")
                 .addAsWebInfResource("ops-it/jboss-web.xml", "jboss-web.xml")
+                .addAsWebInfResource("ops-it/jboss-deployment-structure.xml", "jboss-deployment-structure.xml")
                 .addAsWebInfResource("ops-it/ibm-web-bnd.xml", "ibm-web-bnd.xml")
                 .addAsResource("ops-it/microprofile-config.properties", "META-INF/microprofile-config.properties");
     }
