@@ -86,7 +86,8 @@ class RelayJmsIT {
         assertThat(paid.getStringProperty(MessageHeaders.AGGREGATE_TYPE)).isEqualTo("order");
         assertThat(paid.getStringProperty(MessageHeaders.AGGREGATE_ID)).isEqualTo("o1");
         assertThat(paid.getStringProperty("JMSXGroupID")).isEqualTo("o1");
-        assertThat(paid.getStringProperty(MessageHeaders.ARTEMIS_DUPLICATE_ID)).isEqualTo(paid.getStringProperty(MessageHeaders.EVENT_ID));
+        assertThat(paid.getStringProperty(MessageHeaders.ARTEMIS_DUPLICATE_ID))
+                .as("sent in a batch: no duplicate id, Artemis would refuse the whole batch for one repeat").isNull();
         assertThat(java.time.Instant.parse(paid.getStringProperty(MessageHeaders.CREATED_AT))).isNotNull();
         assertThat(paid.getIntProperty(MessageHeaders.ATTEMPT)).isEqualTo(1);
         // per aggregate, the broker holds the events in write order (one relay, unordered mode, no failures)
