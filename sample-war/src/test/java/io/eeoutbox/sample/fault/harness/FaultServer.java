@@ -112,7 +112,7 @@ public final class FaultServer implements AutoCloseable {
             java.util.regex.Pattern.compile("\"status\"\\s*:\\s*\"HEURISTIC");
 
     private static final java.util.regex.Pattern HEURISTIC_LINE = java.util.regex.Pattern.compile(
-            "ARJUNA012084|ARJUNA012085|ARJUNA012086|ARJUNA012087|heuristic participant|HEURISTIC_HAZARD|HEURISTIC_MIXED"
+            "ARJUNA012084|heuristic participant|HEURISTIC_HAZARD|HEURISTIC_MIXED"
                     + "|WTRN0075W|WTRN0076W|WTRN0096W|WTRN0097W|WTRN0102W");
 
     /** Heuristic participants in the log store (-1: no store to probe) and heuristic lines in the log. */
