@@ -60,11 +60,11 @@ class BrokerCutWindowTest {
     /** Batch sizes tried in turn: the relay's default and the size at which the fault suite first lost an event. */
     private static final int[] BATCHES = {100, 500};
     private static final int ROUNDS = Integer.getInteger("window.rounds", 20);
-    private static final String ACCEPTOR = "jboss.as:subsystem=messaging-activemq,server=default,in-vm-acceptor=in-vm";
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.orders(Deployments.NAME).addClasses(BrokerCutWindowTest.class);
+        return Deployments.orders(Deployments.NAME).addClasses(BrokerCutWindowTest.class, BrokerControl.class,
+                io.eeoutbox.sample.it.Await.class);
     }
 
     @Resource(lookup = "java:/jms/OutboxRelayConnectionFactory")
@@ -103,8 +103,8 @@ class BrokerCutWindowTest {
     void aMessageReportedPublishedIsStoredWhereverTheBrokerIsCut() throws Exception {
         long seed = Long.getLong("window.seed", System.nanoTime());
         Random random = new Random(seed);
-        drainQueue(Duration.ofMillis(200));
-        Set<ObjectName> logStoreBefore = logStore();
+        BrokerControl.drain(relayFactory, queue, Set.of(), Duration.ofMillis(200));
+        Set<ObjectName> logStoreBefore = BrokerControl.heuristicParticipants();
         // One publisher for the whole run, as the relay keeps one: what a cut leaves behind meets the next batch.
         LocalOrJtaBatch relayBatches = new LocalOrJtaBatch(relayFactory, "the relay's factory", transaction);
         Map<Cut, int[]> outcomes = new LinkedHashMap<>(); // cut -> {batches reported whole, partly, none}
@@ -129,32 +129,29 @@ class BrokerCutWindowTest {
                 if (!p.cutter().cut()) {
                     p.cutter().cutNow(); // the batch went through before the cut: cut anyway, the outage is the same
                 }
-                startAcceptor();
+                BrokerControl.start();
                 Set<String> published = publishedIds(batch, result);
                 int[] o = outcomes.computeIfAbsent(cut, c -> new int[3]);
                 o[published.size() == batch.size() ? 0 : published.isEmpty() ? 2 : 1]++;
 
                 // The broker is back: the same publisher must send a batch whole, in one transaction, within seconds.
                 long back = System.nanoTime();
-                boolean whole = false;
-                while (!whole && System.nanoTime() - back < Duration.ofSeconds(15).toNanos()) {
-                    List<OutboxMessage> next = batch(10_000 + round, 20);
+                int thisRound = round;
+                boolean whole = BrokerControl.within(Duration.ofSeconds(15), () -> {
+                    List<OutboxMessage> next = batch(10_000 + thisRound, 20);
                     Cutter watcher = new Cutter();
                     plan = new Plan(null, 0, 0, watcher);
                     PublishResult r = publisher.publishAll(next);
                     plan = null;
                     published.addAll(publishedIds(next, r));
-                    whole = r.failures().isEmpty() && watcher.batchFailure == null;
-                    if (!whole) {
-                        Thread.sleep(100);
-                    }
-                }
+                    return r.failures().isEmpty() && watcher.batchFailure == null;
+                });
                 slowestRecoveryMillis = Math.max(slowestRecoveryMillis, (System.nanoTime() - back) / 1_000_000);
                 if (!whole) {
                     neverWholeAgain.add("round " + round + " " + cut);
                 }
                 reportedPublished += published.size();
-                Set<String> stored = drainUntil(published, Duration.ofSeconds(20));
+                Set<String> stored = BrokerControl.drain(relayFactory, queue, published, Duration.ofSeconds(20));
                 for (String id : published) {
                     if (!stored.contains(id)) {
                         lost.add("round " + round + " cut " + cut + " batch=" + size + " k=" + p.k() + " delay="
@@ -163,7 +160,7 @@ class BrokerCutWindowTest {
                 }
             }
         }
-        long heuristic = newIn(logStoreBefore);
+        long heuristic = BrokerControl.newIn(logStoreBefore);
         StringBuilder report = new StringBuilder("broker cut window: seed=" + seed + " rounds=" + ROUNDS
                 + " local_transactions=" + relayBatches.usesLocalTransactions().orElse(null)
                 + " reported_published=" + reportedPublished + " lost=" + lost.size()
@@ -191,35 +188,6 @@ class BrokerCutWindowTest {
         return published;
     }
 
-    /**
-     * The heuristic participants in WildFly's transaction log store (after a probe): a heuristic outcome stays
-     * there until an operator deletes it, while a transaction that recovery has still to finish is not counted.
-     * Tests share the server, so each compares the store after its run with the store before it ({@link #newIn}).
-     */
-    static Set<ObjectName> logStore() throws Exception {
-        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-        ObjectName store = new ObjectName("jboss.as:subsystem=transactions,log-store=log-store");
-        server.invoke(store, "probe", new Object[0], new String[0]);
-        Set<ObjectName> heuristic = new HashSet<>();
-        for (ObjectName participant : server.queryNames(
-                new ObjectName("jboss.as:subsystem=transactions,log-store=log-store,transactions=*,participants=*"), null)) {
-            try {
-                if ("HEURISTIC".equals(String.valueOf(server.getAttribute(participant, "status")))) {
-                    heuristic.add(participant);
-                }
-            } catch (javax.management.InstanceNotFoundException gone) {
-                // finished by recovery meanwhile
-            }
-        }
-        return heuristic;
-    }
-
-    /** How many heuristic participants the log store holds now that it did not hold in {@code before}. */
-    static long newIn(Set<ObjectName> before) throws Exception {
-        Set<ObjectName> now = new HashSet<>(logStore());
-        now.removeAll(before);
-        return now.size();
-    }
 
     private static String chain(Throwable t) {
         StringBuilder b = new StringBuilder();
@@ -303,7 +271,7 @@ class BrokerCutWindowTest {
         void cutNow() {
             if (!cut) {
                 cut = true;
-                invokeAcceptor("stop");
+                BrokerControl.stop();
             }
         }
 
@@ -327,52 +295,5 @@ class BrokerCutWindowTest {
         boolean cut() {
             return cut;
         }
-    }
-
-    private static void startAcceptor() throws Exception {
-        invokeAcceptor("start");
-    }
-
-    private static void invokeAcceptor(String operation) {
-        try {
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            server.invoke(new ObjectName(ACCEPTOR), operation, new Object[0], new String[0]);
-        } catch (Exception e) {
-            throw new IllegalStateException(operation + " of " + ACCEPTOR + " failed", e);
-        }
-    }
-
-    /** Reads the queue until every id in {@code expected} was seen or {@code patience} ran out; returns what was seen. */
-    private Set<String> drainUntil(Set<String> expected, Duration patience) {
-        Set<String> seen = new HashSet<>();
-        long deadline = System.nanoTime() + patience.toNanos();
-        while (System.nanoTime() < deadline) {
-            try (JMSContext context = consumerFactory.createContext(JMSContext.AUTO_ACKNOWLEDGE);
-                 JMSConsumer consumer = context.createConsumer(queue)) {
-                while (System.nanoTime() < deadline) {
-                    Message m = consumer.receive(seen.containsAll(expected) ? 300 : 1_000);
-                    if (m == null) {
-                        if (seen.containsAll(expected)) {
-                            return seen;
-                        }
-                        continue;
-                    }
-                    seen.add(m.getStringProperty(MessageHeaders.EVENT_ID));
-                }
-            } catch (Exception e) {
-                // the broker is coming back: try again
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    return seen;
-                }
-            }
-        }
-        return seen;
-    }
-
-    private void drainQueue(Duration quiet) {
-        drainUntil(Set.of(), quiet);
     }
 }

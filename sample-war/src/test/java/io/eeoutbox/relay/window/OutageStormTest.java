@@ -46,11 +46,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class OutageStormTest {
 
     private static final int OUTAGES = Integer.getInteger("storm.outages", 15);
-    private static final String ACCEPTOR = "jboss.as:subsystem=messaging-activemq,server=default,in-vm-acceptor=in-vm";
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.orders(Deployments.NAME).addClasses(OutageStormTest.class, BrokerCutWindowTest.class, Await.class);
+        return Deployments.orders(Deployments.NAME).addClasses(OutageStormTest.class, BrokerControl.class, Await.class);
     }
 
     @EJB
@@ -67,7 +66,7 @@ class OutageStormTest {
         long seed = Long.getLong("storm.seed", System.nanoTime());
         Random random = new Random(seed);
         String customer = "storm-" + seed;
-        Set<ObjectName> logStoreBefore = BrokerCutWindowTest.logStore();
+        Set<ObjectName> logStoreBefore = BrokerControl.heuristicParticipants();
         // the storm's events are the ones written after this point (no other test writes meanwhile)
         long seqBefore = count("SELECT coalesce(max(seq), 0) FROM outbox_events");
         AtomicBoolean producing = new AtomicBoolean(true);
@@ -86,16 +85,20 @@ class OutageStormTest {
             }));
         }
         long start = System.nanoTime();
+        // The schedule follows the producers, not the clock: the broker goes away after a seeded number of orders
+        // and comes back after a seeded number more written during the outage (each step bounded in time).
         try {
             for (int i = 0; i < OUTAGES; i++) {
-                Thread.sleep(300 + random.nextInt(900));
-                acceptor("stop");
-                Thread.sleep(200 + random.nextInt(800));
-                acceptor("start");
+                int before = written.size() + 20 + random.nextInt(200);
+                BrokerControl.within(Duration.ofSeconds(2), () -> written.size() >= before);
+                BrokerControl.stop();
+                int during = written.size() + 10 + random.nextInt(150);
+                BrokerControl.within(Duration.ofSeconds(2), () -> written.size() >= during);
+                BrokerControl.start();
             }
         } finally {
             producing.set(false);
-            acceptor("startIfStopped");
+            BrokerControl.startIfStopped();
         }
         for (Future<?> f : producers) {
             f.get();
@@ -116,7 +119,7 @@ class OutageStormTest {
             throw new AssertionError(e.getMessage() + "; seed=" + seed + " outages=" + OUTAGES + " events=" + published
                     + " not applied: " + notAppliedIds(seqBefore), e);
         }
-        long heuristic = BrokerCutWindowTest.newIn(logStoreBefore);
+        long heuristic = BrokerControl.newIn(logStoreBefore);
         System.out.println("outage storm: seed=" + seed + " outages=" + OUTAGES + " storm_ms=" + stormMillis
                  + " orders=" + written.size() + " events=" + published + " drain_after_storm=" + drain
                 + " all_applied_after=" + applied + " heuristic_in_log_store=" + heuristic);
@@ -179,22 +182,6 @@ class OutageStormTest {
                 rs.next();
                 return rs.getLong(1);
             }
-        }
-    }
-
-    private static void acceptor(String operation) {
-        try {
-            ObjectName name = new ObjectName(ACCEPTOR);
-            var server = ManagementFactory.getPlatformMBeanServer();
-            if (operation.equals("startIfStopped")) {
-                if (Boolean.TRUE.equals(server.getAttribute(name, "started"))) {
-                    return;
-                }
-                operation = "start";
-            }
-            server.invoke(name, operation, new Object[0], new String[0]);
-        } catch (Exception e) {
-            throw new IllegalStateException(operation + " of " + ACCEPTOR + " failed", e);
         }
     }
 

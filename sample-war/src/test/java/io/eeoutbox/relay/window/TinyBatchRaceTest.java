@@ -58,13 +58,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class TinyBatchRaceTest {
 
     static final String QUEUE = "java:app/jms/eeOutboxTinyBatchRace";
-    private static final String ACCEPTOR = "jboss.as:subsystem=messaging-activemq,server=default,in-vm-acceptor=in-vm";
     private static final int SENDERS = 4;
     private static final int OUTAGES = Integer.getInteger("race.outages", 15);
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.orders(Deployments.NAME).addClasses(TinyBatchRaceTest.class, BrokerCutWindowTest.class);
+        return Deployments.orders(Deployments.NAME).addClasses(TinyBatchRaceTest.class, BrokerControl.class,
+                io.eeoutbox.sample.it.Await.class);
     }
 
     @Resource(lookup = "java:/jms/OutboxRelayConnectionFactory")
@@ -85,11 +85,11 @@ class TinyBatchRaceTest {
     @Test
     void tinyBatchesAtTheStartOfOutagesLoseNothing() throws Exception {
         long seed = Long.getLong("race.seed", System.nanoTime());
-        drain(Set.of(), Duration.ofMillis(300));
-        Set<ObjectName> logStoreBefore = BrokerCutWindowTest.logStore();
+        BrokerControl.drain(relayFactory, queue, Set.of(), Duration.ofMillis(300));
+        Set<ObjectName> logStoreBefore = BrokerControl.heuristicParticipants();
         Storm relay = storm(new Random(seed), () -> new JmsPublisher(relayFactory, queue, QUEUE,
                 new LocalOrJtaBatch(relayFactory, "the relay's factory", transaction)));
-        long relayHeuristics = BrokerCutWindowTest.newIn(logStoreBefore);
+        long relayHeuristics = BrokerControl.newIn(logStoreBefore);
         System.out.println("tiny batch race: seed=" + seed + " outages=" + OUTAGES + " senders=" + SENDERS + "\n"
                 + "  relay's publisher: " + relay + " heuristic_in_log_store=" + relayHeuristics);
         assertTrue(relay.reported > 0, "nothing was published through the relay's publisher: " + relay);
@@ -140,79 +140,35 @@ class TinyBatchRaceTest {
                 return null;
             }));
         }
+        // The schedule follows the senders, not the clock: the broker goes away after a seeded number of batches,
+        // comes back after a seeded number of batches sent into the outage (bounded in time: a batch into an outage
+        // can take up to the factory's call timeout), and the storm ends once the senders publish again.
         try {
             for (int i = 0; i < OUTAGES; i++) {
-                Thread.sleep(150 + random.nextInt(350));
-                acceptor("stop");
-                Thread.sleep(100 + random.nextInt(300));
-                acceptor("start");
+                long before = batches.get() + 3 + random.nextInt(30);
+                BrokerControl.within(Duration.ofSeconds(2), () -> batches.get() >= before);
+                BrokerControl.stop();
+                long into = batches.get() + 1 + random.nextInt(8);
+                BrokerControl.within(Duration.ofSeconds(1), () -> batches.get() >= into);
+                BrokerControl.start();
             }
-            Thread.sleep(500);
+            int after = published.size() + 20;
+            BrokerControl.within(Duration.ofSeconds(10), () -> published.size() >= after);
         } finally {
             sending.set(false);
-            acceptor("startIfStopped");
+            BrokerControl.startIfStopped();
         }
         for (Future<?> f : senders) {
             f.get();
         }
         storm.batches = batches.get();
         storm.reported = published.size();
-        Set<String> stored = drain(published, Duration.ofSeconds(30));
+        Set<String> stored = BrokerControl.drain(relayFactory, queue, published, Duration.ofSeconds(30));
         for (String id : published) {
             if (!stored.contains(id)) {
                 storm.lost.add(id);
             }
         }
         return storm;
-    }
-
-    private static void acceptor(String operation) {
-        try {
-            ObjectName name = new ObjectName(ACCEPTOR);
-            var server = ManagementFactory.getPlatformMBeanServer();
-            if (operation.equals("startIfStopped")) {
-                if (Boolean.TRUE.equals(server.getAttribute(name, "started"))) {
-                    return;
-                }
-                operation = "start";
-            }
-            server.invoke(name, operation, new Object[0], new String[0]);
-        } catch (Exception e) {
-            throw new IllegalStateException(operation + " of " + ACCEPTOR + " failed", e);
-        }
-    }
-
-    /**
-     * Reads the queue until every id in {@code expected} was seen or {@code patience} ran out. It reads through the
-     * plain client factory with client acknowledgement, acknowledging each message only once it is counted, so
-     * that a failure while reading loses nothing of what the broker stored.
-     */
-    private Set<String> drain(Set<String> expected, Duration patience) {
-        Set<String> seen = ConcurrentHashMap.newKeySet();
-        long deadline = System.nanoTime() + patience.toNanos();
-        while (System.nanoTime() < deadline) {
-            try (JMSContext context = relayFactory.createContext(JMSContext.CLIENT_ACKNOWLEDGE);
-                 JMSConsumer consumer = context.createConsumer(queue)) {
-                while (System.nanoTime() < deadline) {
-                    Message m = consumer.receive(seen.containsAll(expected) ? 300 : 1_000);
-                    if (m == null) {
-                        if (seen.containsAll(expected)) {
-                            return seen;
-                        }
-                        continue;
-                    }
-                    seen.add(m.getStringProperty(MessageHeaders.EVENT_ID));
-                    m.acknowledge();
-                }
-            } catch (Exception e) {
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    return seen;
-                }
-            }
-        }
-        return seen;
     }
 }

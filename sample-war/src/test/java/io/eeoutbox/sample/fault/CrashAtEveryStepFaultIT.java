@@ -85,7 +85,9 @@ class CrashAtEveryStepFaultIT {
                 int ackedAtStart = load.acknowledged();
                 OutboxDb.await(Duration.ofSeconds(60), "orders acknowledged before kill " + (i + 1),
                         load::acknowledged, n -> n >= ackedAtStart + 20);
-                Thread.sleep(200 + random.nextInt(1500)); // the seeded part of the moment
+                int seeded = load.acknowledged() + 5 + random.nextInt(60); // the seeded part of the moment
+                OutboxDb.await(Duration.ofSeconds(60), "a seeded number of orders before kill " + (i + 1),
+                        load::acknowledged, n -> n >= seeded);
                 boolean aimed = awaitStep(db, step);
                 server.kill();
                 List<String> ackedBeforeKill = load.ackedIds();
