@@ -3,7 +3,7 @@ package io.eeoutbox.relay.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.eeoutbox.relay.ConfigLookups;
+import io.eeoutbox.relay.config.ConfigLookups;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
