@@ -2,7 +2,7 @@ package io.eeoutbox.relay.store;
 
 import io.eeoutbox.relay.config.CompletionMode;
 import io.eeoutbox.relay.config.RelaySettings;
-import io.eeoutbox.relay.wake.ListenerId;
+import io.eeoutbox.relay.store.ListenerId;
 
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchParams;

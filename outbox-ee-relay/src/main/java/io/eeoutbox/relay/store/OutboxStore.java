@@ -1,7 +1,7 @@
 package io.eeoutbox.relay.store;
 
 import io.eeoutbox.relay.config.CompletionMode;
-import io.eeoutbox.relay.wake.ListenerId;
+import io.eeoutbox.relay.store.ListenerId;
 
 import io.eeoutbox.OutboxMessage;
 import java.sql.SQLException;

@@ -1,5 +1,7 @@
 package io.eeoutbox.relay.wake;
 
+import io.eeoutbox.relay.store.ListenerId;
+
 import io.eeoutbox.relay.store.OutboxStore;
 
 import java.sql.SQLException;

@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.wake;
+package io.eeoutbox.relay.store;
 
 import java.time.Instant;
 import java.util.Objects;
