@@ -47,7 +47,7 @@ public final class Setting<T> {
 
     // --- kinds -----------------------------------------------------------------------------------
 
-    static Setting<Integer> integer(String key, int defaultValue, int min, int max, String description) {
+    public static Setting<Integer> integer(String key, int defaultValue, int min, int max, String description) {
         return of(key, defaultValue, new Form<>(text -> {
             try {
                 return Integer.parseInt(text);
@@ -58,7 +58,7 @@ public final class Setting<T> {
                 description);
     }
 
-    static Setting<Double> decimal(String key, double defaultValue, double min, double max, String description) {
+    public static Setting<Double> decimal(String key, double defaultValue, double min, double max, String description) {
         return of(key, defaultValue, new Form<>(text -> {
             try {
                 return Double.parseDouble(text);
@@ -69,7 +69,7 @@ public final class Setting<T> {
                 description);
     }
 
-    static Setting<Duration> duration(String key, Duration defaultValue, Duration min, Duration max, String description) {
+    public static Setting<Duration> duration(String key, Duration defaultValue, Duration min, Duration max, String description) {
         return of(key, defaultValue, new Form<>(text -> {
             try {
                 return Duration.parse(text);
@@ -77,10 +77,10 @@ public final class Setting<T> {
                 return null;
             }
         }, v -> v != null && v.compareTo(min) >= 0 && v.compareTo(max) <= 0,
-                "an ISO-8601 duration from " + iso(min) + " to " + iso(max) + " (such as PT5S or P7D)", Setting::iso), description);
+                "an ISO-8601 duration from " + iso(min) + " to " + iso(max), Setting::iso), description);
     }
 
-    static Setting<Boolean> flag(String key, boolean defaultValue, String description) {
+    public static Setting<Boolean> flag(String key, boolean defaultValue, String description) {
         return of(key, defaultValue, new Form<>(text -> switch (text.toLowerCase(Locale.ROOT)) {
             case "true" -> Boolean.TRUE;
             case "false" -> Boolean.FALSE;
@@ -96,7 +96,7 @@ public final class Setting<T> {
     }
 
     /** One of a fixed set of words, each standing for a value. */
-    static <E> Setting<E> choice(String key, E defaultValue, Map<String, E> words, String description) {
+    public static <E> Setting<E> choice(String key, E defaultValue, Map<String, E> words, String description) {
         Map<String, E> byWord = Map.copyOf(words);
         Function<E, String> format = v -> byWord.entrySet().stream().filter(e -> e.getValue().equals(v))
                 .map(Map.Entry::getKey).findFirst().orElse(String.valueOf(v));
