@@ -2,15 +2,11 @@ package io.eeoutbox.ops.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
-import io.eeoutbox.sample.fault.harness.WildFlyManagement;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -23,7 +19,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The relay's MicroProfile Health checks on each server's health endpoints: WildFly's management port
  * ({@code microprofile-health-smallrye}), Liberty's HTTP port ({@code mpHealth-4.0}). Readiness is DOWN only
- * when the database cannot be written; a broker outage shows in the check's data, never as DOWN.
+ * when the database cannot be written; a broker outage shows in the check's data, never as DOWN. The same with
+ * the broker really down, and orders taken meanwhile, on both servers: {@link BrokerOutageIT}.
  */
 @Tag("in-server")
 @ExtendWith(ArquillianExtension.class)
@@ -31,7 +28,6 @@ class HealthIT {
 
     private static final String CHECK = "\"name\":\"outbox-relay\"";
     private static final Pattern FAILING_FOR = Pattern.compile("every publish failing since [^(]*\\((\\d+) s\\)");
-    private static final String[] ACCEPTOR = {"subsystem", "messaging-activemq", "server", "default", "in-vm-acceptor", "in-vm"};
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -69,49 +65,6 @@ class HealthIT {
         OutboxDb.recordEvent("ops.health-recovered"); // published: the broker answers again
         Eventually.until(() -> get("ready"), r -> compact(r.body()).contains("\"broker\":\"reachable\""),
                 "the broker reachable again in the health data after a publish");
-    }
-
-    /**
-     * The broker really stopped: WildFly's embedded Artemis stops accepting connections (its in-VM acceptor,
-     * the only way the server's connection factory reaches it, stopped through the management API, as the
-     * fault suite's broker outage does). Readiness and liveness stay UP; the outage shows in the health data
-     * and the metrics (pending, oldest pending age); the backlog drains when the broker is back.
-     * Not on Open Liberty: its embedded messaging engine (messagingServer-3.0) has no stop operation, neither
-     * in server.xml at runtime (the feature can only be removed, which stops every application using JMS) nor
-     * as an MBean; its run covers the same readiness rule through the refusing publisher (test above).
-     */
-    @Test
-    void readinessStaysUpWithTheBrokerStopped() throws Exception {
-        assumeTrue(ServerUnderTest.current() == ServerUnderTest.WILDFLY,
-                "Open Liberty's embedded messaging engine cannot be stopped at runtime");
-        UUID before = OutboxDb.recordEvent("ops.health-before-outage");
-        Eventually.until(() -> OutboxDb.processedAt(before), java.util.Optional::isPresent, "a publish before the outage");
-        WildFlyManagement management = WildFlyManagement.onLocalPort(
-                Integer.getInteger("wildfly.management-port"), ServerUnderTest.ADMIN_USER, ServerUnderTest.ADMIN_PASSWORD);
-        management.run("stop", ACCEPTOR);
-        UUID a;
-        UUID b;
-        try {
-            a = OutboxDb.recordEvent("ops.health-outage-a");
-            b = OutboxDb.recordEvent("ops.health-outage-b");
-            HttpResponse<String> outage = Eventually.until(() -> get("ready"), HealthIT::failingLongerThanTheThreshold,
-                    "the health data showing every publish failing with the broker stopped, longer than the threshold");
-            assertEquals(200, outage.statusCode(), "readiness stays UP with the broker stopped: " + outage.body());
-            assertEquals(200, get("live").statusCode(), "liveness stays UP with the broker stopped");
-            assertTrue(OutboxDb.processedAt(a).isEmpty() && OutboxDb.processedAt(b).isEmpty(), "nothing was published");
-            Scrape scrape = Eventually.until(Scrape::now,
-                    sc -> sc.value("outbox_events_pending").orElse(0) >= 2, "outbox_events_pending showing the backlog");
-            assertTrue(scrape.value("outbox_oldest_pending_age_seconds").orElseThrow() >= 0, scrape.outboxLines());
-            RelayAdminJmxIT.report("readiness with WildFly's broker stopped: " + compact(outage.body())
-                    + " pending=" + scrape.value("outbox_events_pending").orElseThrow());
-        } finally {
-            management.run("start", ACCEPTOR);
-        }
-        UUID after = OutboxDb.recordEvent("ops.health-after-outage");
-        Eventually.until(() -> OutboxDb.processedAt(after), java.util.Optional::isPresent,
-                "the relay publishing again once the broker is back");
-        Eventually.until(() -> OutboxDb.processedAt(a).isPresent() && OutboxDb.processedAt(b).isPresent(), done -> done,
-                "the events of the outage published (deferred, not dead letters)");
     }
 
     /** The broker failing (in the data) for longer than the test WAR's threshold of 2 s. */

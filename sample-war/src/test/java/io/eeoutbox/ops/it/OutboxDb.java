@@ -76,6 +76,23 @@ final class OutboxDb {
         }
     }
 
+    /** The events of these aggregates: how many were written, and how many of them are published. */
+    static Written eventsOf(java.util.List<String> aggregateIds) throws SQLException {
+        try (Connection c = connect();
+             PreparedStatement ps = c.prepareStatement("SELECT count(*), count(processed_at) FROM outbox_events"
+                     + " WHERE aggregate_id = ANY (?)")) {
+            ps.setArray(1, c.createArrayOf("varchar", aggregateIds.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new Written(rs.getLong(1), rs.getLong(2));
+            }
+        }
+    }
+
+    /** Outbox rows of some aggregates: {@code rows} written, {@code published} of them marked processed. */
+    record Written(long rows, long published) {
+    }
+
     private static UUID single(PreparedStatement ps) throws SQLException {
         try (ResultSet rs = ps.executeQuery()) {
             rs.next();
