@@ -1,11 +1,10 @@
 package io.eeoutbox.relay;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.spi.BrokerUnavailableException;
 import io.eeoutbox.spi.RelayListener;

@@ -1,15 +1,13 @@
 package io.eeoutbox.relay;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
-import io.eeoutbox.relay.config.CompletionMode;
-import io.eeoutbox.relay.store.JdbcOutboxStore;
-import io.eeoutbox.relay.store.OutboxStore;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.store.JdbcOutboxStore;
+import io.eeoutbox.relay.store.OutboxStore;
 import io.eeoutbox.testing.TestDatabase;
 import java.sql.SQLException;
 import java.time.Duration;

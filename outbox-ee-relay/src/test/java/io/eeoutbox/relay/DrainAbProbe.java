@@ -1,10 +1,8 @@
 package io.eeoutbox.relay;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
-import io.eeoutbox.relay.config.RelayConfig;
-
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
 import io.eeoutbox.testing.TestDatabase;

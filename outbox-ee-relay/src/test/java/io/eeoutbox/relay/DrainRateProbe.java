@@ -1,11 +1,9 @@
 package io.eeoutbox.relay;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
+import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.config.CompletionMode;
 import io.eeoutbox.relay.config.RelayConfig;
-
-import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
 import io.eeoutbox.testing.TestDatabase;

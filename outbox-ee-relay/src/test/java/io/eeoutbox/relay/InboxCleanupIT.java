@@ -1,14 +1,11 @@
 package io.eeoutbox.relay;
 
-import io.eeoutbox.relay.ops.RelayAdministration;
-
-import io.eeoutbox.relay.config.RelaySettings;
-
-import io.eeoutbox.relay.cleanup.OutboxCleaner;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
+import io.eeoutbox.relay.cleanup.OutboxCleaner;
+import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.ops.RelayAdministration;
 import io.eeoutbox.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

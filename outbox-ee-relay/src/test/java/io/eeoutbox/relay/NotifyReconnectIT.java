@@ -1,10 +1,9 @@
 package io.eeoutbox.relay;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.spi.RelayListener;
 import io.eeoutbox.testing.TestDatabase;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;

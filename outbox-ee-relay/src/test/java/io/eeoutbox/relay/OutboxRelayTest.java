@@ -1,15 +1,12 @@
 package io.eeoutbox.relay;
 
-import io.eeoutbox.relay.ops.RelayAdministration;
-
-import io.eeoutbox.relay.config.RelaySettings;
-
-import io.eeoutbox.relay.config.RelayConfig;
-import io.eeoutbox.relay.store.FakeOutboxStore;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.ops.RelayAdministration;
+import io.eeoutbox.relay.store.FakeOutboxStore;
 import io.eeoutbox.spi.RelayListener;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,20 +1,16 @@
 package io.eeoutbox.relay;
 
-import io.eeoutbox.relay.ops.RelayAdministration;
-
-import io.eeoutbox.relay.config.RelaySettings;
-
-import io.eeoutbox.relay.cleanup.OutboxCleaner;
-import io.eeoutbox.relay.config.CompletionMode;
-import io.eeoutbox.relay.store.OutboxStore;
-
-import io.eeoutbox.relay.config.RelayConfig;
-import io.eeoutbox.relay.store.JdbcOutboxStore;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
+import io.eeoutbox.relay.cleanup.OutboxCleaner;
+import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.ops.RelayAdministration;
+import io.eeoutbox.relay.store.JdbcOutboxStore;
+import io.eeoutbox.relay.store.OutboxStore;
 import io.eeoutbox.testing.TestDatabase;
 import java.sql.Connection;
 import java.time.Duration;

@@ -1,11 +1,9 @@
 package io.eeoutbox.relay;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
-import io.eeoutbox.relay.config.RelayConfig;
-
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,14 +1,12 @@
 package io.eeoutbox.relay;
 
-import io.eeoutbox.relay.ops.RelayAdministration;
-
-import io.eeoutbox.relay.config.RelaySettings;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.jms.JmsPublisher;
+import io.eeoutbox.relay.ops.RelayAdministration;
 import io.eeoutbox.spi.RelayListener;
 import io.eeoutbox.testing.TestDatabase;
 import jakarta.jms.JMSException;

@@ -1,15 +1,13 @@
 package io.eeoutbox.relay;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
-import io.eeoutbox.relay.config.RelayConfig;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agroal.api.AgroalDataSource;
 import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
 import io.agroal.api.security.NamePrincipal;
 import io.agroal.api.security.SimplePassword;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.ResultSet;

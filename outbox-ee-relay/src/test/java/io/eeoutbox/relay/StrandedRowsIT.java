@@ -1,15 +1,11 @@
 package io.eeoutbox.relay;
 
-import io.eeoutbox.relay.ops.RelayAdministration;
-
-import io.eeoutbox.relay.config.RelaySettings;
-
-import io.eeoutbox.relay.store.JdbcOutboxStore;
-
-import io.eeoutbox.relay.config.RelayConfig;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.ops.RelayAdministration;
+import io.eeoutbox.relay.store.JdbcOutboxStore;
 import io.eeoutbox.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -2,7 +2,6 @@ package io.eeoutbox.relay.cleanup;
 
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.store.OutboxStore;
-
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.logging.Level;

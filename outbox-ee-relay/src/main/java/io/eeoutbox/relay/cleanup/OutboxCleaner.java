@@ -1,7 +1,6 @@
 package io.eeoutbox.relay.cleanup;
 
 import io.eeoutbox.relay.store.OutboxStore;
-
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,9 +1,5 @@
 package io.eeoutbox.relay.store;
 
-import io.eeoutbox.relay.config.CompletionMode;
-import io.eeoutbox.relay.config.RelaySettings;
-import io.eeoutbox.relay.store.ListenerId;
-
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchParams;
 import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchRow;
@@ -17,10 +13,13 @@ import io.eeoutbox.jpa.generated.ProcessedEventJdbc;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresDelayedParams;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresRow;
 import io.eeoutbox.jpa.generated.RegisterOutboxWaiterParams;
-import io.eeoutbox.jpa.generated.RenewOutboxWaiterParams;
 import io.eeoutbox.jpa.generated.ReleaseOutboxClaimParams;
+import io.eeoutbox.jpa.generated.RenewOutboxWaiterParams;
 import io.eeoutbox.jpa.generated.RetryOutboxDeadLettersParams;
 import io.eeoutbox.jpa.generated.UnregisterOutboxWaiterParams;
+import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.store.ListenerId;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;

@@ -1,9 +1,8 @@
 package io.eeoutbox.relay.store;
 
+import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.config.CompletionMode;
 import io.eeoutbox.relay.store.ListenerId;
-
-import io.eeoutbox.OutboxMessage;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.eeoutbox.relay.wake;
 
-import io.eeoutbox.relay.store.ListenerId;
-
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
+import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.store.ListenerId;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -11,7 +11,6 @@ import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import io.eeoutbox.relay.config.RelaySettings;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;

@@ -1,9 +1,7 @@
 package io.eeoutbox.relay.wake;
 
 import io.eeoutbox.relay.store.ListenerId;
-
 import io.eeoutbox.relay.store.OutboxStore;
-
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.time.Duration;

@@ -1,11 +1,9 @@
 package io.eeoutbox.relay.backoff;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
-import io.eeoutbox.relay.config.RelayConfig;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.spi.BackoffPolicy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,9 @@
 package io.eeoutbox.relay.bench;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
 import io.agroal.api.AgroalDataSource;
 import io.eeoutbox.relay.config.CompletionMode;
 import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.spi.Publisher;
 import java.util.ArrayList;

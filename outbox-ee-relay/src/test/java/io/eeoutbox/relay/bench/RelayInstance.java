@@ -1,11 +1,10 @@
 package io.eeoutbox.relay.bench;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
 import io.agroal.api.AgroalDataSource;
 import io.eeoutbox.relay.OutboxRelay;
-import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.RelayStates;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
 import java.sql.SQLException;

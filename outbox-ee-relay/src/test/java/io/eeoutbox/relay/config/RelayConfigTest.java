@@ -1,12 +1,10 @@
 package io.eeoutbox.relay.config;
 
-import io.eeoutbox.relay.ee.ResourceNames;
-
-import io.eeoutbox.relay.config.RelaySettings;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.ee.ResourceNames;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,19 +1,16 @@
 package io.eeoutbox.relay.drain;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
-import io.eeoutbox.relay.config.CompletionMode;
-import io.eeoutbox.relay.store.OutboxStore;
-
-import io.eeoutbox.relay.MutableClock;
-import io.eeoutbox.relay.RecordingPublisher;
-import io.eeoutbox.relay.config.RelayConfig;
-import io.eeoutbox.relay.store.FakeOutboxStore;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.MutableClock;
+import io.eeoutbox.relay.RecordingPublisher;
+import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.store.FakeOutboxStore;
+import io.eeoutbox.relay.store.OutboxStore;
 import io.eeoutbox.spi.BackoffPolicy;
 import io.eeoutbox.spi.RelayListener;
 import java.sql.SQLException;

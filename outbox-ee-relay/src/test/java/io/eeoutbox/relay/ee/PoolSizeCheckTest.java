@@ -1,10 +1,9 @@
 package io.eeoutbox.relay.ee;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
 import java.util.Map;
 import javax.management.Attribute;
 import javax.management.AttributeList;

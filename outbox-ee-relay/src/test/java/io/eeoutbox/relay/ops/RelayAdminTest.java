@@ -1,13 +1,12 @@
 package io.eeoutbox.relay.ops;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eeoutbox.relay.MutableClock;
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.spi.Publisher;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

@@ -1,11 +1,10 @@
 package io.eeoutbox.relay.store;
 
-import io.eeoutbox.relay.RelayIt;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.eeoutbox.jpa.generated.OutboxEventSql;
+import io.eeoutbox.relay.RelayIt;
 import io.eeoutbox.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

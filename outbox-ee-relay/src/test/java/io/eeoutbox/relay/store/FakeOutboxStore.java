@@ -1,10 +1,9 @@
 package io.eeoutbox.relay.store;
 
-import io.eeoutbox.relay.config.CompletionMode;
-
 import io.eeoutbox.OutboxMessage;
-import java.sql.SQLException;
+import io.eeoutbox.relay.config.CompletionMode;
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,11 +1,9 @@
 package io.eeoutbox.relay.wake;
 
-import io.eeoutbox.relay.store.ListenerId;
-
-import io.eeoutbox.relay.store.OutboxStore;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eeoutbox.relay.store.ListenerId;
+import io.eeoutbox.relay.store.OutboxStore;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,15 +1,14 @@
 package io.eeoutbox.relay.bench;
 
-import io.eeoutbox.relay.config.RelaySettings;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.config.RelayConfig;
-import io.eeoutbox.relay.ee.OutboxRelayBootstrap;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.ee.LocalOrJtaBatch;
+import io.eeoutbox.relay.ee.OutboxRelayBootstrap;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.sample.application.order.OrderService;
 import io.eeoutbox.sample.infrastructure.persistence.RelayDataSource;
@@ -18,8 +17,8 @@ import io.eeoutbox.sample.it.Deployments;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.ejb.EJB;
+import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
