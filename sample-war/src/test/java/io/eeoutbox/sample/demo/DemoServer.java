@@ -61,6 +61,7 @@ public abstract class DemoServer implements AutoCloseable {
     protected final int portOffset;
     private final Map<String, String> systemProperties = new LinkedHashMap<>();
     private String heap = "512m";
+    private boolean addsApplicationElement = true;
     private List<String> command;
     private Map<String, String> environment;
     private Process process;
@@ -152,6 +153,20 @@ public abstract class DemoServer implements AutoCloseable {
 
     protected String heap() {
         return heap;
+    }
+
+    /**
+     * Open Liberty: the given server.xml declares the application itself (its location: {@code orders.war} in the
+     * work directory), so no {@code <application>} element is added. The setup check uses it to try the shipped
+     * fragment's own element. WildFly deploys through its deployment scanner either way.
+     */
+    public DemoServer applicationDeclaredInServerXml() {
+        this.addsApplicationElement = false;
+        return this;
+    }
+
+    protected boolean addsApplicationElement() {
+        return addsApplicationElement;
     }
 
     public void start(Path war, DemoDatabase db) throws IOException {
@@ -550,13 +565,15 @@ public abstract class DemoServer implements AutoCloseable {
             Path app = workDir.resolve(CONTEXT_ROOT + ".war");
             Files.copy(war, app);
             // the application, its class loader seeing Hibernate and the PostgreSQL driver (shared libraries)
-            Files.writeString(dir.resolve("configDropins/overrides/demo-application.xml"), """
-                    <server>
-                      <application id="orders" name="orders" type="war" context-root="/%s" location="%s">
-                        <classloader commonLibraryRef="hibernate,postgresql"/>
-                      </application>
-                    </server>
-                    """.formatted(CONTEXT_ROOT, app));
+            if (addsApplicationElement()) {
+                Files.writeString(dir.resolve("configDropins/overrides/demo-application.xml"), """
+                        <server>
+                          <application id="orders" name="orders" type="war" context-root="/%s" location="%s">
+                            <classloader commonLibraryRef="hibernate,postgresql"/>
+                          </application>
+                        </server>
+                        """.formatted(CONTEXT_ROOT, app));
+            }
             List<String> options = new ArrayList<>(List.of("-Xmx" + heap()));
             systemProperties().forEach((k, v) -> options.add("-D" + k + "=" + v));
             Files.write(dir.resolve("jvm.options"), options);

@@ -1,7 +1,7 @@
 package io.eeoutbox.sample.it.db;
 
 /** PostgreSQL JDBC URL helpers. */
-final class JdbcUrls {
+public final class JdbcUrls {
 
     private static final String PREFIX = "jdbc:postgresql://";
 
@@ -9,7 +9,7 @@ final class JdbcUrls {
     }
 
     /** The same server and parameters, another database: {@code jdbc:postgresql://host:port/db?params}. */
-    static String withDatabase(String url, String database) {
+    public static String withDatabase(String url, String database) {
         if (!url.startsWith(PREFIX)) {
             throw new IllegalArgumentException("not a PostgreSQL JDBC URL: " + url);
         }
