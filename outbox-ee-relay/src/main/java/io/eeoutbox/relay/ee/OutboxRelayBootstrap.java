@@ -5,6 +5,7 @@ import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.jms.JmsPublisher;
+import io.eeoutbox.relay.kafka.KafkaPublisherFactory;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
 import jakarta.annotation.PreDestroy;
@@ -37,7 +38,8 @@ import javax.sql.DataSource;
  * ({@value RelayConfig#DATASOURCE}), the ManagedScheduledExecutorService ({@value RelayConfig#EXECUTOR}), the
  * ManagedThreadFactory for the LISTEN thread ({@value RelayConfig#THREAD_FACTORY}). The publisher is the
  * application's one {@link Publisher} CDI bean, or, when there is none, the shipped {@link JmsPublisher}
- * on {@value RelayConfig#JMS_DESTINATION} in a JTA transaction per batch. Every {@link RelayListener} bean
+ * on {@value RelayConfig#JMS_DESTINATION} in a JTA transaction per batch (or, with
+ * {@code outbox.relay.publisher=kafka}, the shipped Kafka publisher, see {@code io.eeoutbox.relay.kafka}). Every {@link RelayListener} bean
  * observes the relay. With {@value RelayConfig#ENABLED}=false nothing starts. A wrong setting or a missing
  * resource fails the deployment with a message that names it.
  */
@@ -57,6 +59,7 @@ public class OutboxRelayBootstrap {
     private volatile OutboxRelay relay;
     private volatile ResourceNames resourceNames = ResourceNames.load(key -> java.util.Optional.empty());
     private JmsPublisher shippedPublisher;
+    private AutoCloseable shippedKafka;
 
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         start();
@@ -94,10 +97,10 @@ public class OutboxRelayBootstrap {
             return;
         }
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        RelayConfig config = RelayConfig.load(EeConfigLookup.forApplication(
-                loader != null ? loader : OutboxRelayBootstrap.class.getClassLoader()));
-        ResourceNames names = ResourceNames.load(EeConfigLookup.forApplication(
-                loader != null ? loader : OutboxRelayBootstrap.class.getClassLoader()));
+        ClassLoader appLoader = loader != null ? loader : OutboxRelayBootstrap.class.getClassLoader();
+        java.util.function.Function<String, Optional<String>> lookup = EeConfigLookup.forApplication(appLoader);
+        RelayConfig config = RelayConfig.load(lookup);
+        ResourceNames names = ResourceNames.load(lookup);
         this.resourceNames = names;
         if (!config.enabled()) {
             LOG.info(RelaySettings.ENABLED.key() + "=false: the outbox relay does not run in this application");
@@ -111,7 +114,7 @@ public class OutboxRelayBootstrap {
             ThreadFactory threads = config.notifyEnabled()
                     ? lookup(jndi, names.threadFactory(), ThreadFactory.class, ResourceNames.THREAD_FACTORY.key())
                     : null;
-            Publisher publisher = publisher(jndi, names);
+            Publisher publisher = publisher(jndi, names, lookup, appLoader, config.lease());
             List<RelayListener> all = new ArrayList<>();
             for (RelayListener l : listeners) {
                 all.add(l);
@@ -142,13 +145,25 @@ public class OutboxRelayBootstrap {
             shippedPublisher.close();
             shippedPublisher = null;
         }
+        if (shippedKafka != null) {
+            try {
+                shippedKafka.close();
+            } catch (Exception e) {
+                LOG.fine(() -> "closing the Kafka publisher failed: " + e);
+            }
+            shippedKafka = null;
+        }
     }
 
-    private Publisher publisher(InitialContext jndi, ResourceNames config) {
+    private Publisher publisher(InitialContext jndi, ResourceNames config,
+                                java.util.function.Function<String, Optional<String>> lookup, ClassLoader loader,
+                                java.time.Duration lease) {
         List<String> found = publishers.handlesStream()
                 .map(h -> describe(h.getBean()))
                 .collect(Collectors.toList());
-        PublisherSelection.Choice choice = PublisherSelection.choose(found, config.jmsDestination(), () -> {
+        String shipped = lookup.apply(PublisherSelection.PUBLISHER).map(v -> v.strip().toLowerCase(java.util.Locale.ROOT))
+                .filter(v -> !v.isEmpty()).orElse("jms");
+        PublisherSelection.Choice choice = PublisherSelection.choose(found, shipped, config.jmsDestination(), () -> {
             try {
                 lookup(jndi, config.jmsDestination(), Destination.class, ResourceNames.JMS_DESTINATION.key());
                 lookup(jndi, config.jmsConnectionFactory(), ConnectionFactory.class, ResourceNames.JMS_CONNECTION_FACTORY.key());
@@ -160,6 +175,11 @@ public class OutboxRelayBootstrap {
         });
         if (choice == PublisherSelection.Choice.APPLICATION_BEAN) {
             return publishers.get();
+        }
+        if (choice == PublisherSelection.Choice.SHIPPED_KAFKA) {
+            Publisher kafka = KafkaPublisherFactory.create(lookup, loader, lease);
+            shippedKafka = (AutoCloseable) kafka;
+            return kafka;
         }
         ConnectionFactory cf = lookup(jndi, config.jmsConnectionFactory(), ConnectionFactory.class,
                 ResourceNames.JMS_CONNECTION_FACTORY.key());

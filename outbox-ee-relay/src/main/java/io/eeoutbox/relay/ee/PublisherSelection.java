@@ -5,15 +5,34 @@ import java.util.Optional;
 
 /**
  * Decides which publisher the relay uses: the application's one {@code Publisher} CDI bean; with
- * none, the shipped JMS publisher when the configured destination can be looked up; otherwise the
- * deployment fails with a message that says what was found.
+ * none, the shipped publisher {@value #PUBLISHER} names: JMS (the default) when the configured destination can be
+ * looked up, or Kafka; otherwise the deployment fails with a message that says what was found.
  */
 final class PublisherSelection {
 
     private PublisherSelection() {
     }
 
-    enum Choice { APPLICATION_BEAN, SHIPPED_JMS }
+    /** Which shipped publisher the relay uses when the application has no Publisher bean: jms (default) or kafka. */
+    static final String PUBLISHER = "outbox.relay.publisher";
+
+    enum Choice { APPLICATION_BEAN, SHIPPED_JMS, SHIPPED_KAFKA }
+
+    /**
+     * As {@link #choose(List, String, java.util.function.Supplier)}, for the shipped publisher {@code shipped}
+     * (the value of {@value #PUBLISHER}: {@code jms} or {@code kafka}).
+     */
+    static Choice choose(List<String> beans, String shipped, String jmsDestination,
+                         java.util.function.Supplier<Optional<String>> jmsLookupProblem) {
+        if (!shipped.equals("jms") && !shipped.equals("kafka")) {
+            throw new IllegalArgumentException("invalid configuration: " + PUBLISHER + "=" + shipped
+                    + "; accepted: jms (the default) or kafka");
+        }
+        if (beans.isEmpty() && shipped.equals("kafka")) {
+            return Choice.SHIPPED_KAFKA;
+        }
+        return choose(beans, jmsDestination, jmsLookupProblem);
+    }
 
     /**
      * @param beans             descriptions of the active Publisher beans found

@@ -39,4 +39,23 @@ class PublisherSelectionTest {
                 .hasMessageContaining("found 2 active io.eeoutbox.spi.Publisher beans")
                 .hasMessageContaining("com.acme.A, com.acme.B");
     }
+
+    @Test
+    void kafkaIsChosenByConfigurationWhenNoBeanExistsAndABeanStillWins() {
+        assertThat(PublisherSelection.choose(List.of(), "kafka", "java:app/jms/OutboxEvents",
+                () -> { throw new AssertionError("JMS is not looked up for Kafka"); }))
+                .isEqualTo(PublisherSelection.Choice.SHIPPED_KAFKA);
+        assertThat(PublisherSelection.choose(List.of("com.acme.MyPublisher"), "kafka", "x", Optional::empty))
+                .isEqualTo(PublisherSelection.Choice.APPLICATION_BEAN);
+        assertThat(PublisherSelection.choose(List.of(), "jms", "x", Optional::empty))
+                .isEqualTo(PublisherSelection.Choice.SHIPPED_JMS);
+    }
+
+    @Test
+    void anUnknownPublisherNameIsRefusedNamingTheKey() {
+        assertThatThrownBy(() -> PublisherSelection.choose(List.of(), "rabbit", "x", Optional::empty))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("outbox.relay.publisher=rabbit")
+                .hasMessageContaining("jms (the default) or kafka");
+    }
 }

@@ -1,0 +1,304 @@
+package io.eeoutbox.relay.kafka;
+
+import io.eeoutbox.MessageHeaders;
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.spi.BrokerUnavailableException;
+import io.eeoutbox.spi.PublishResult;
+import io.eeoutbox.spi.Publisher;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * Publishes outbox events to Kafka.
+ *
+ * <p>Each record's key is the aggregate id (so an aggregate's events share a partition), its value the JSON
+ * payload as UTF-8, its headers the {@link MessageHeaders} names as UTF-8 text: {@value MessageHeaders#EVENT_ID},
+ * {@value MessageHeaders#EVENT_TYPE}, {@value MessageHeaders#AGGREGATE_TYPE} and {@value MessageHeaders#AGGREGATE_ID}
+ * (when the event has them), {@value MessageHeaders#CREATED_AT} (ISO-8601) and {@value MessageHeaders#ATTEMPT}
+ * (decimal). The topic comes from the {@link TopicRule}.
+ *
+ * <h2>A batch</h2>
+ * {@link #publishAll} hands every record of the batch to the producer first and then waits for all of them
+ * (bounded by the delivery timeout plus a margin), so one batch costs about one round trip to the cluster, not one
+ * per record. The producer is idempotent with {@code acks=all}: a record is reported published only once every
+ * in-sync replica has it. Each record is reported on its own: one the cluster refuses (too large, not
+ * authorised, a topic that does not exist while auto-creation is off, invalid) fails alone and its batch-mates
+ * go through; one that could not be delivered because of the cluster (unreachable, no answer within the delivery
+ * timeout, a retriable error) fails with {@link BrokerUnavailableException}, which the relay retries without
+ * counting an attempt, so an outage makes no dead letters. When a send finds the cluster unreachable before it
+ * could even queue (no metadata within {@code max.block.ms}), the rest of the batch is not handed over: it fails
+ * the same way at once instead of waiting out the same timeout once per record.
+ *
+ * <h2>Order</h2>
+ * Within one partition the idempotent producer writes records in the order they were sent, also across its own
+ * retries: the broker accepts each producer's batches only in sequence, and with at most 5 requests in flight
+ * (enforced by {@link KafkaSettings}) a retried batch cannot overtake a later one. In ordered mode the relay
+ * hands a publisher at most one event per aggregate per batch and claims the aggregate's next event only after
+ * this one was reported published, so each aggregate's write order holds across batches and relays.
+ *
+ * <p>Delivery is at least once: a record reported unavailable (a timeout, an interrupted wait) may still have
+ * been written, and is sent again; consumers deduplicate by {@value MessageHeaders#EVENT_ID}.
+ *
+ * <p>Thread-safe: the relay sends one batch at a time; the producer is shared.
+ */
+public final class KafkaPublisher implements Publisher, AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(KafkaPublisher.class.getName());
+    private static final Duration WAIT_MARGIN = Duration.ofSeconds(5);
+
+    private final KafkaSettings settings;
+    private final Supplier<Producer<String, byte[]>> producers;
+    private final TopicProbe probe;
+    private final Duration waitBound;
+    private Producer<String, byte[]> producer;
+
+    /** A publisher with a {@link KafkaProducer} made from the settings' producer properties. */
+    public KafkaPublisher(KafkaSettings settings) {
+        this(settings, () -> new KafkaProducer<>(settings.producerProperties(), new StringSerializer(),
+                new ByteArraySerializer()));
+    }
+
+    KafkaPublisher(KafkaSettings settings, Supplier<Producer<String, byte[]>> producers) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.producers = Objects.requireNonNull(producers, "producers");
+        this.waitBound = settings.deliveryTimeout().plus(WAIT_MARGIN);
+        this.probe = new TopicProbe(settings.producerProperties(), Duration.ofSeconds(5));
+        LOG.info(() -> "ee-outbox Kafka publisher: " + settings.topics() + ", producer " + settings.describeProducer());
+    }
+
+    /** Sends one record and waits for it; throws its failure (a {@link BrokerUnavailableException} for the cluster's). */
+    @Override
+    public void publish(OutboxMessage message) throws Exception {
+        Throwable failure = publishAll(List.of(message)).failures().get(message.id());
+        if (failure instanceof Exception e) {
+            throw e;
+        } else if (failure != null) {
+            throw new IllegalStateException(failure);
+        }
+    }
+
+    @Override
+    public PublishResult publishAll(List<OutboxMessage> batch) {
+        if (batch.isEmpty()) {
+            return PublishResult.allPublished();
+        }
+        Map<UUID, Throwable> failures = new LinkedHashMap<>();
+        Producer<String, byte[]> p;
+        try {
+            p = producer();
+        } catch (RuntimeException e) {
+            // a producer that cannot be made is a configuration the client refused: no event's fault
+            for (OutboxMessage m : batch) {
+                failures.put(m.id(), unavailable(e));
+            }
+            return PublishResult.of(failures);
+        }
+        List<Sent> sent = new ArrayList<>(batch.size());
+        boolean broken = false;
+        for (int i = 0; i < batch.size(); i++) {
+            OutboxMessage m = batch.get(i);
+            String topic;
+            try {
+                topic = settings.topics().topicFor(m);
+            } catch (IllegalArgumentException e) {
+                failures.put(m.id(), e);
+                continue;
+            }
+            Future<RecordMetadata> future;
+            try {
+                future = p.send(record(topic, m));
+            } catch (RuntimeException e) {
+                future = null;
+                KafkaFailures.Verdict verdict = verdict(e, topic);
+                if (verdict == KafkaFailures.Verdict.REFUSED) {
+                    failures.put(m.id(), e);
+                    continue;
+                }
+                broken |= verdict == KafkaFailures.Verdict.PRODUCER_BROKEN;
+                restUnavailable(batch, i, e, failures);
+                break;
+            }
+            if (future.isDone() && !failedAlone(future, m, topic, failures)) {
+                // no metadata within max.block.ms: every further send would wait as long again
+                restUnavailable(batch, i, failures.get(m.id()), failures);
+                break;
+            }
+            sent.add(new Sent(m, topic, future));
+        }
+        broken |= await(sent, failures);
+        if (broken) {
+            resetProducer();
+        }
+        return PublishResult.of(failures);
+    }
+
+    /** For a future already done: true when it succeeded or failed on its own record; false when the cluster is out. */
+    private boolean failedAlone(Future<RecordMetadata> future, OutboxMessage m, String topic, Map<UUID, Throwable> failures) {
+        try {
+            future.get();
+            return true;
+        } catch (ExecutionException e) {
+            Throwable cause = KafkaFailures.unwrap(e);
+            if (verdict(cause, topic) == KafkaFailures.Verdict.REFUSED) {
+                failures.put(m.id(), refusal(cause, topic));
+                return true;
+            }
+            failures.put(m.id(), unavailable(cause));
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            failures.put(m.id(), unavailable(e));
+            return false;
+        }
+    }
+
+    /** Waits for every sent record (bounded); returns whether the producer is unusable afterwards. */
+    private boolean await(List<Sent> sent, Map<UUID, Throwable> failures) {
+        long deadline = System.nanoTime() + waitBound.toNanos();
+        boolean broken = false;
+        boolean interrupted = false;
+        for (Sent s : sent) {
+            if (failures.containsKey(s.message.id())) {
+                continue;
+            }
+            if (interrupted) {
+                failures.put(s.message.id(), unavailable(new InterruptedException("the relay thread was interrupted")));
+                continue;
+            }
+            try {
+                s.future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException e) {
+                Throwable cause = KafkaFailures.unwrap(e);
+                KafkaFailures.Verdict verdict = verdict(cause, s.topic);
+                if (verdict == KafkaFailures.Verdict.REFUSED) {
+                    failures.put(s.message.id(), refusal(cause, s.topic));
+                } else {
+                    broken |= verdict == KafkaFailures.Verdict.PRODUCER_BROKEN;
+                    failures.put(s.message.id(), unavailable(cause));
+                }
+            } catch (java.util.concurrent.TimeoutException e) {
+                failures.put(s.message.id(), unavailable(new java.util.concurrent.TimeoutException(
+                        "no answer within " + waitBound.toMillis() + " ms")));
+            } catch (InterruptedException e) {
+                // the relay is being stopped: what is in flight may still be written, and will be sent again
+                interrupted = true;
+                failures.put(s.message.id(), unavailable(e));
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return broken;
+    }
+
+    private KafkaFailures.Verdict verdict(Throwable failure, String topic) {
+        if (KafkaFailures.mayBeMissingTopic(failure) && probe.isMissing(topic)) {
+            return KafkaFailures.Verdict.REFUSED;
+        }
+        return KafkaFailures.classify(failure);
+    }
+
+    private Throwable refusal(Throwable cause, String topic) {
+        if (KafkaFailures.mayBeMissingTopic(cause)) {
+            return new UnknownTopicOrPartitionException("topic " + topic + " does not exist and the cluster does not"
+                    + " create it (auto.create.topics.enable=false): create it, or change " + settings.topics());
+        }
+        return cause;
+    }
+
+    private void restUnavailable(List<OutboxMessage> batch, int from, Throwable cause, Map<UUID, Throwable> failures) {
+        Throwable unavailable = cause instanceof BrokerUnavailableException ? cause : unavailable(cause);
+        for (OutboxMessage m : batch.subList(from, batch.size())) {
+            failures.putIfAbsent(m.id(), unavailable);
+        }
+    }
+
+    private BrokerUnavailableException unavailable(Throwable cause) {
+        return new BrokerUnavailableException("the Kafka cluster at " + settings.bootstrapServers()
+                + " did not take the record: " + KafkaFailures.unwrap(cause), cause);
+    }
+
+    private static ProducerRecord<String, byte[]> record(String topic, OutboxMessage m) {
+        List<Header> headers = new ArrayList<>(6);
+        header(headers, MessageHeaders.EVENT_ID, m.id().toString());
+        header(headers, MessageHeaders.EVENT_TYPE, m.eventType());
+        header(headers, MessageHeaders.AGGREGATE_TYPE, m.aggregateType());
+        header(headers, MessageHeaders.AGGREGATE_ID, m.aggregateId());
+        header(headers, MessageHeaders.CREATED_AT, m.createdAt() == null ? null : m.createdAt().toString());
+        header(headers, MessageHeaders.ATTEMPT, Integer.toString(m.attempt()));
+        return new ProducerRecord<>(topic, null, m.aggregateId(), m.payload().getBytes(StandardCharsets.UTF_8), headers);
+    }
+
+    private static void header(List<Header> headers, String name, String value) {
+        if (value != null) {
+            headers.add(new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8)));
+        }
+    }
+
+    private synchronized Producer<String, byte[]> producer() {
+        if (producer == null) {
+            producer = producers.get();
+        }
+        return producer;
+    }
+
+    private synchronized void resetProducer() {
+        if (producer != null) {
+            LOG.warning(() -> "ee-outbox Kafka publisher: the producer cannot send any more; making a new one");
+            closeQuietly(producer);
+            producer = null;
+        }
+    }
+
+    private static void closeQuietly(Producer<String, byte[]> p) {
+        try {
+            p.close(Duration.ZERO);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "closing the Kafka producer failed", e);
+        }
+    }
+
+    /** {@code kafka:topic=orders@broker1:9092}. */
+    @Override
+    public String describe() {
+        return "kafka:" + settings.topics() + "@" + settings.bootstrapServers();
+    }
+
+    /** Closes the producer, waiting up to the delivery timeout for records still in flight. */
+    @Override
+    public synchronized void close() {
+        probe.close();
+        if (producer != null) {
+            try {
+                producer.close(settings.deliveryTimeout());
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "closing the Kafka producer failed", e);
+            }
+            producer = null;
+        }
+    }
+
+    private record Sent(OutboxMessage message, String topic, Future<RecordMetadata> future) {
+    }
+}
