@@ -58,7 +58,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * this one was reported published, so each aggregate's write order holds across batches and relays.
  *
  * <p>Delivery is at least once: a record reported unavailable (a timeout, an interrupted wait) may still have
- * been written, and is sent again; consumers deduplicate by {@value MessageHeaders#EVENT_ID}.
+ * been written, and is sent again; consumers deduplicate by {@value MessageHeaders#EVENT_ID}. Why an idempotent
+ * producer and no Kafka transactions: docs/decisions/0009-kafka-idempotent-producer-no-transactions.md.
  *
  * <p>Thread-safe: the relay sends one batch at a time; the producer is shared.
  */

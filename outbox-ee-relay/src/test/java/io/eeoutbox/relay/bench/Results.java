@@ -77,7 +77,8 @@ final class Results {
             2, "Drain rate of a backlog",
             3, "Commit-to-publish latency at about half the producer limit",
             4, "Idle cost and the price of the NOTIFY trigger",
-            5, "Steady state: producers at full speed with the relay running");
+            5, "Steady state: producers at full speed with the relay running",
+            6, "Drain rate of a backlog into Kafka (acks=all)");
 
     private final List<String> environment = new ArrayList<>();
     private final List<Figure> figures = new ArrayList<>();
@@ -150,7 +151,7 @@ final class Results {
             md.append("- ").append(e).append('\n');
         }
         md.append("\nEach cell: median of the runs, and (min-max) when there were several.\n");
-        for (int section = 1; section <= 5; section++) {
+        for (int section = 1; section <= 6; section++) {
             final int s = section;
             List<Figure> of = figures.stream().filter(f -> f.section() == s).toList();
             List<String> sectionNotes = notes.getOrDefault(s, List.of());
