@@ -27,7 +27,8 @@ class KafkaFailuresTest {
         assertThat(KafkaFailures.classify(new RecordTooLargeException("too large"))).isEqualTo(Verdict.REFUSED);
         assertThat(KafkaFailures.classify(new TopicAuthorizationException("no"))).isEqualTo(Verdict.REFUSED);
         assertThat(KafkaFailures.classify(new InvalidTopicException("bad"))).isEqualTo(Verdict.REFUSED);
-        assertThat(KafkaFailures.classify(new CorruptRecordException("bad"))).isEqualTo(Verdict.REFUSED);
+        // what a compacted topic answers to a record without a key, for one
+        assertThat(KafkaFailures.classify(new org.apache.kafka.common.InvalidRecordException("no key"))).isEqualTo(Verdict.REFUSED);
         assertThat(KafkaFailures.classify(new SerializationException("bad"))).isEqualTo(Verdict.REFUSED);
         assertThat(KafkaFailures.classify(new ExecutionException(new RecordTooLargeException("wrapped"))))
                 .isEqualTo(Verdict.REFUSED);
@@ -39,6 +40,8 @@ class KafkaFailuresTest {
         assertThat(KafkaFailures.classify(new NetworkException("gone"))).isEqualTo(Verdict.UNAVAILABLE);
         assertThat(KafkaFailures.classify(new NotEnoughReplicasException("isr"))).isEqualTo(Verdict.UNAVAILABLE);
         assertThat(KafkaFailures.classify(new NotLeaderOrFollowerException("moved"))).isEqualTo(Verdict.UNAVAILABLE);
+        // Kafka declares it retriable (damaged in transit): the cluster's, not the event's
+        assertThat(KafkaFailures.classify(new CorruptRecordException("crc"))).isEqualTo(Verdict.UNAVAILABLE);
         assertThat(KafkaFailures.classify(new SaslAuthenticationException("bad password"))).isEqualTo(Verdict.UNAVAILABLE);
         assertThat(KafkaFailures.classify(new InterruptException("stopping"))).isEqualTo(Verdict.UNAVAILABLE);
         Thread.interrupted(); // InterruptException sets the flag
