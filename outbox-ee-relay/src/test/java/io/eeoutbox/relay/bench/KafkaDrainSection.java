@@ -67,6 +67,8 @@ final class KafkaDrainSection {
             List<Double> base = new ArrayList<>();
             List<Double> relay = new ArrayList<>();
             List<Double> ratio = new ArrayList<>();
+            List<Double> baseJvm = new ArrayList<>();
+            List<Double> baseMachine = new ArrayList<>();
             List<Double> relayJvm = new ArrayList<>();
             List<Double> relayMachine = new ArrayList<>();
             boolean anyCapped = false;
@@ -85,12 +87,16 @@ final class KafkaDrainSection {
                 base.add(b.rate());
                 relay.add(e.rate());
                 ratio.add(e.rate() / b.rate());
+                baseJvm.add(b.cpu().jvmCores());
+                baseMachine.add(b.cpu().machineCores());
                 relayJvm.add(e.cpu().jvmCores());
                 relayMachine.add(e.cpu().machineCores());
                 BenchContext.log(String.format(Locale.ROOT, "drain %s: baseline %.0f/s%s, ee-outbox %.0f/s, ratio %.2f",
                         run, b.rate(), b.capped() ? " (capped)" : "", e.rate(), e.rate() / b.rate()));
             }
             ctx.results.figure(SECTION, scenario + ": reference algorithm (baseline)", "drain rate", "events/s", base);
+            ctx.results.figure(SECTION, scenario + ": reference algorithm (baseline)", "JVM CPU", "cores", baseJvm);
+            ctx.results.figure(SECTION, scenario + ": reference algorithm (baseline)", "machine CPU", "cores", baseMachine);
             ctx.results.figure(SECTION, scenario + ": ee-outbox relay", "drain rate", "events/s", relay);
             ctx.results.figure(SECTION, scenario + ": ee-outbox relay", "JVM CPU", "cores", relayJvm);
             ctx.results.figure(SECTION, scenario + ": ee-outbox relay", "machine CPU", "cores", relayMachine);

@@ -157,4 +157,20 @@ class KafkaPublisherIT {
         List<ConsumerRecord<String, byte[]>> read = kafka.readAll("pub-outage", Duration.ofSeconds(30), r -> r.size() >= 4);
         assertThat(read.stream().map(ConsumerRecord::key).distinct()).contains("o1", "o2", "o3", "o4");
     }
+
+    @Test
+    void theFactoryTheRelayUsesMakesAWorkingPublisherFromConfiguration() throws Exception {
+        kafka.createTopic("pub-factory", 1, Map.of());
+        Map<String, String> m = settings(kafka, KafkaSettings.TOPIC, "pub-factory");
+        io.eeoutbox.spi.Publisher publisher = KafkaPublisherFactory.create(ConfigLookups.of(m), getClass().getClassLoader(),
+                Duration.ofSeconds(60));
+        try {
+            assertThat(publisher.describe()).isEqualTo("kafka:topic=pub-factory@" + kafka.bootstrapServers());
+            publisher.publish(event("order", "f1", "{}"));
+        } finally {
+            ((AutoCloseable) publisher).close();
+        }
+        assertThat(kafka.readAll("pub-factory", Duration.ofSeconds(30), r -> !r.isEmpty())).extracting(ConsumerRecord::key)
+                .containsExactly("f1");
+    }
 }

@@ -73,9 +73,33 @@ class KafkaSettingsTest {
         assertThat(s.toString()).doesNotContain("hunter");
         // the client gets the real values
         assertThat(s.producerProperties()).containsEntry("ssl.key.password", "hunter3");
-        KafkaPublisher publisher = new KafkaPublisher(s, () -> {
-            throw new AssertionError("no producer is made before the first batch");
-        });
+        List<String> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(KafkaPublisher.class.getName());
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                logged.add(r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(capture);
+        KafkaPublisher publisher;
+        try {
+            publisher = new KafkaPublisher(s, () -> {
+                throw new AssertionError("no producer is made before the first batch");
+            });
+        } finally {
+            log.removeHandler(capture);
+        }
+        assertThat(logged).as("the start-up line").singleElement().asString()
+                .contains("sasl.jaas.config=****").doesNotContain("hunter");
         assertThat(publisher.describe()).doesNotContain("hunter").isEqualTo("kafka:topic=orders@localhost:9092");
     }
 
