@@ -6,6 +6,8 @@ import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.kafka.EmbeddedKafka;
 import io.eeoutbox.relay.kafka.KafkaPublisher;
 import io.eeoutbox.relay.kafka.KafkaSettings;
@@ -84,7 +86,7 @@ class RelayKafkaIT {
         m.put("outbox.relay.kafka.producer.delivery.timeout.ms", "8000");
         m.put("outbox.relay.kafka.producer.request.timeout.ms", "3000");
         m.put("outbox.relay.kafka.producer.max.block.ms", "3000");
-        KafkaPublisher p = new KafkaPublisher(KafkaSettings.load(io.eeoutbox.relay.ConfigLookups.of(m), m.keySet()));
+        KafkaPublisher p = new KafkaPublisher(KafkaSettings.load(io.eeoutbox.relay.config.ConfigLookups.of(m), m.keySet()));
         publishers.add(p);
         return p;
     }
@@ -152,7 +154,7 @@ class RelayKafkaIT {
     void everyEventLandsOnceKeyedByItsAggregateWithTheOutboxHeaders() throws Exception {
         kafka.createTopic("relay-basic", 4, Map.of());
         List<UUID> written = RelayIt.writeCommitted(db, 600, i -> new RelayIt.Event("order", "o" + (i % 23), "order.created"));
-        relay(RelayIt.config("kafka-basic").batchSize(100).build(), publisher("relay-basic"), null,
+        relay(RelayIt.config("kafka-basic").set(RelaySettings.BATCH_SIZE, 100).build(), publisher("relay-basic"), null,
                 Executors.newScheduledThreadPool(1)).start();
         RelayIt.await(Duration.ofSeconds(60), "every event marked", () -> RelayIt.pending(db) == 0);
 
@@ -173,10 +175,10 @@ class RelayKafkaIT {
     @Test
     void twoOrderedRelaysKeepEachAggregatesWriteOrderInItsPartition() throws Exception {
         kafka.createTopic("relay-ordered", 6, Map.of());
-        RelayConfig ordered = RelayIt.config("x").ordered(true).batchSize(40).build();
-        relay(ordered.toBuilder().name("ordered-a").build(), publisher("relay-ordered"), null,
+        RelayConfig ordered = RelayIt.config("x").set(RelaySettings.ORDERED, true).set(RelaySettings.BATCH_SIZE, 40).build();
+        relay(ordered.toBuilder().set(RelaySettings.NAME, "ordered-a").build(), publisher("relay-ordered"), null,
                 Executors.newScheduledThreadPool(1)).start();
-        relay(ordered.toBuilder().name("ordered-b").build(), publisher("relay-ordered"), null,
+        relay(ordered.toBuilder().set(RelaySettings.NAME, "ordered-b").build(), publisher("relay-ordered"), null,
                 Executors.newScheduledThreadPool(1)).start();
         // written while both relays run, in 40 transactions of one event per aggregate
         List<UUID> written = writeInterleaved(30, 40, "agg", 0);
@@ -222,7 +224,7 @@ class RelayKafkaIT {
                 dead.countDown();
             }
         };
-        relay(RelayIt.config("kafka-refused").batchSize(100).maxAttempts(2).build(), publisher("relay-refused"), listener,
+        relay(RelayIt.config("kafka-refused").set(RelaySettings.BATCH_SIZE, 100).set(RelaySettings.MAX_ATTEMPTS, 2).build(), publisher("relay-refused"), listener,
                 Executors.newScheduledThreadPool(1)).start();
         assertThat(dead.await(60, TimeUnit.SECONDS)).as("the refused event became a dead letter").isTrue();
         RelayIt.await(Duration.ofSeconds(30), "the others marked", () -> RelayIt.pending(db) == 0);
@@ -244,8 +246,8 @@ class RelayKafkaIT {
                 (cause instanceof BrokerUnavailableException ? unavailable : other).incrementAndGet();
             }
         };
-        relay(RelayIt.config("kafka-outage").batchSize(50).maxAttempts(2).backoffInitial(Duration.ofMillis(50))
-                        .backoffMax(Duration.ofMillis(500)).build(), publisher("relay-outage"), listener,
+        relay(RelayIt.config("kafka-outage").set(RelaySettings.BATCH_SIZE, 50).set(RelaySettings.MAX_ATTEMPTS, 2).set(RelaySettings.BACKOFF_INITIAL, Duration.ofMillis(50))
+                        .set(RelaySettings.BACKOFF_MAX, Duration.ofMillis(500)).build(), publisher("relay-outage"), listener,
                 Executors.newScheduledThreadPool(1)).start();
         // load: a writer commits 10 events every 20 ms for the whole test
         List<UUID> written = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -321,17 +323,17 @@ class RelayKafkaIT {
     void aRelayKilledMidBatchLosesNothingAnotherTakesOverAfterTheLeaseWithDuplicatesOnly() throws Exception {
         kafka.createTopic("relay-killed", 3, Map.of());
         List<UUID> written = writeInterleaved(50, 60, "k", 200);
-        RelayConfig config = RelayIt.config("x").batchSize(500).lease(Duration.ofSeconds(3)).build();
+        RelayConfig config = RelayIt.config("x").set(RelaySettings.BATCH_SIZE, 500).set(RelaySettings.LEASE, Duration.ofSeconds(3)).build();
         Signalling dying = new Signalling(publisher("relay-killed"));
         ScheduledExecutorService dyingExecutor = Executors.newScheduledThreadPool(1);
-        OutboxRelay a = relay(config.toBuilder().name("dying").build(), dying, null, dyingExecutor);
+        OutboxRelay a = relay(config.toBuilder().set(RelaySettings.NAME, "dying").build(), dying, null, dyingExecutor);
         a.start();
         assertThat(dying.entered.await(30, TimeUnit.SECONDS)).as("a second batch handed to the publisher").isTrue();
         dyingExecutor.shutdownNow(); // kills the relay's thread while its records are in flight
         assertThat(dyingExecutor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
         long leftByTheDead = RelayIt.pending(db);
 
-        relay(config.toBuilder().name("survivor").build(), publisher("relay-killed"), null,
+        relay(config.toBuilder().set(RelaySettings.NAME, "survivor").build(), publisher("relay-killed"), null,
                 Executors.newScheduledThreadPool(1)).start();
         RelayIt.await(Duration.ofSeconds(120), "the survivor drained everything", () -> RelayIt.pending(db) == 0);
 

@@ -2,8 +2,9 @@ package io.eeoutbox.relay.bench;
 
 import io.agroal.api.AgroalDataSource;
 import io.eeoutbox.MessageHeaders;
-import io.eeoutbox.relay.ConfigLookups;
-import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.relay.config.ConfigLookups;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.kafka.EmbeddedKafka;
 import io.eeoutbox.relay.kafka.KafkaPublisher;
 import io.eeoutbox.relay.kafka.KafkaSettings;
@@ -121,7 +122,7 @@ final class KafkaDrainSection {
                 + "acks=all, the same record (key = aggregate id, the outbox headers, the JSON payload). Baseline: "
                 + "ReferenceRelay (LIMIT " + DrainSection.BASELINE_BATCH + ", one MarkOutboxProcessed per row) with one "
                 + "synchronous send per event (linger.ms=0). ee-outbox: OutboxRelay, batch-size "
-                + RelayConfig.RECOMMENDED_BATCH_SIZE + ", its KafkaPublisher (linger.ms=5, the rest the client's defaults). "
+                + RelaySettings.RECOMMENDED_BATCH_SIZE + ", its KafkaPublisher (linger.ms=5, the rest the client's defaults). "
                 + "Each instance has its own producer. The broker runs in the benchmark's JVM when no Docker engine "
                 + "answers, so its CPU counts in \"JVM CPU\".");
     }
@@ -224,7 +225,7 @@ final class KafkaDrainSection {
                 KafkaPublisher p = publisher(topic, false);
                 producers.add(p);
                 RelayConfig config = RelayInstance.config("bench-kafka-relay-" + (i + 1), false)
-                        .batchSize(RelayConfig.RECOMMENDED_BATCH_SIZE).build();
+                        .set(RelaySettings.BATCH_SIZE, RelaySettings.RECOMMENDED_BATCH_SIZE).build();
                 relays.add(new RelayInstance(ctx.db, config, new TrackingPublisher(p, log)));
             }
             CpuMeter cpu = new CpuMeter();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
-import io.eeoutbox.relay.ConfigLookups;
+import io.eeoutbox.relay.config.ConfigLookups;
 import io.eeoutbox.spi.BrokerUnavailableException;
 import io.eeoutbox.spi.PublishResult;
 import java.nio.charset.StandardCharsets;
