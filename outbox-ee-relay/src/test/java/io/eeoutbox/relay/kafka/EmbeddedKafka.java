@@ -187,8 +187,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all()
                     .get(30, TimeUnit.SECONDS);
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (admin.describeTopics(List.of(name)).allTopicNames().get(10, TimeUnit.SECONDS).get(name).partitions()
-                    .stream().anyMatch(pi -> pi.leader() == null || pi.leader().isEmpty())) {
+            while (!hasLeaders(admin, name)) {
                 if (System.nanoTime() > end) {
                     throw new IllegalStateException("topic " + name + " has no leader after 30 s");
                 }
@@ -196,6 +195,19 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
         } catch (Exception e) {
             throw new IllegalStateException("could not create topic " + name, e);
+        }
+    }
+
+    /** Whether every partition of a just-created topic has a leader (false while the broker does not know it yet). */
+    private static boolean hasLeaders(Admin admin, String name) throws Exception {
+        try {
+            return admin.describeTopics(List.of(name)).allTopicNames().get(10, TimeUnit.SECONDS).get(name).partitions()
+                    .stream().allMatch(pi -> pi.leader() != null && !pi.leader().isEmpty());
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+                return false;
+            }
+            throw e;
         }
     }
 
