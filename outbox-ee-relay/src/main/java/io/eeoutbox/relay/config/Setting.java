@@ -115,6 +115,13 @@ public final class Setting<T> {
         return !d.isZero() && d.toSeconds() % 86_400 == 0 && d.getNano() == 0 ? "P" + d.toDays() + "D" : d.toString();
     }
 
+    /** One of a fixed list of words, the value being the word itself (lower case). */
+    public static Setting<String> word(String key, String defaultValue, java.util.List<String> words, String description) {
+        Map<String, String> ordered = new java.util.LinkedHashMap<>();
+        words.forEach(w -> ordered.put(w, w));
+        return choice(key, defaultValue, ordered, description);
+    }
+
     /** The same setting, its value never shown in logs or by {@link RelayConfig#toString()}. */
     Setting<T> secret() {
         return new Setting<>(key, description, defaultValue, documentedDefault, form, true);

@@ -14,7 +14,7 @@ final class PublisherSelection {
     }
 
     /** Which shipped publisher the relay uses when the application has no Publisher bean: jms (default) or kafka. */
-    static final String PUBLISHER = "outbox.relay.publisher";
+    static final String PUBLISHER = ResourceNames.PUBLISHER.key();
 
     enum Choice { APPLICATION_BEAN, SHIPPED_JMS, SHIPPED_KAFKA }
 

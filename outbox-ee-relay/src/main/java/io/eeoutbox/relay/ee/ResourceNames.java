@@ -7,7 +7,8 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * The JNDI names of the server resources the relay runs on, declared once apart from the engine's tuning
+ * The JNDI names of the server resources the relay runs on and the shipped publisher it uses, declared once apart
+ * from the engine's tuning
  * ({@link io.eeoutbox.relay.config.RelaySettings}); the README's table of them is rendered from {@link #ALL}.
  */
 public final class ResourceNames {
@@ -32,9 +33,14 @@ public final class ResourceNames {
     public static final Setting<String> JMS_DESTINATION = Setting.text("outbox.relay.jms.destination",
             "java:app/jms/OutboxEvents", JNDI, ALLOWED, "the JMS queue or topic the events go to");
 
+    /** Which shipped publisher runs when the application has no Publisher bean (docs/kafka.md for Kafka's keys). */
+    public static final Setting<String> PUBLISHER = Setting.word("outbox.relay.publisher", "jms",
+            List.of("jms", "kafka"), "the shipped publisher used when the application has no"
+                    + " `io.eeoutbox.spi.Publisher` bean ([Kafka](docs/kafka.md))");
+
     /** Every resource name, in the order the README lists them. */
     public static final List<Setting<?>> ALL = List.of(DATASOURCE, EXECUTOR, THREAD_FACTORY, JMS_CONNECTION_FACTORY,
-            JMS_DESTINATION);
+            JMS_DESTINATION, PUBLISHER);
 
     private final String dataSource;
     private final String executor;

@@ -1,8 +1,10 @@
 package io.eeoutbox.relay.kafka;
 
+import io.eeoutbox.relay.config.Setting;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,8 +30,20 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 public final class KafkaSettings {
 
     public static final String PREFIX = "outbox.relay.kafka.";
-    public static final String TOPIC = "outbox.relay.kafka.topic";
-    public static final String TOPIC_PATTERN = "outbox.relay.kafka.topic-pattern";
+    /** Every event goes to this topic; {@link TopicRule} checks it against Kafka's topic names at start. */
+    public static final Setting<String> TOPIC_SETTING = Setting.text("outbox.relay.kafka.topic", null,
+            java.util.regex.Pattern.compile("(?s).+"), "a Kafka topic name: 1 to 249 of `a-z A-Z 0-9 . _ -`",
+            "every event goes to this topic; set exactly one of `topic` and `topic-pattern`");
+    /** One topic per aggregate type; {@link TopicRule} checks it at start. */
+    public static final Setting<String> TOPIC_PATTERN_SETTING = Setting.text("outbox.relay.kafka.topic-pattern", null,
+            java.util.regex.Pattern.compile("(?s).+"), "a topic name with `{aggregate_type}` once",
+            "one topic per aggregate type: `events.{aggregate_type}` sends an `order` event to `events.order`; an"
+                    + " event whose aggregate type makes no legal name, or has none, fails on its own");
+    /** The declared Kafka settings, in the order docs/kafka.md lists them ({@code producer.*} passes through). */
+    public static final List<Setting<?>> ALL = List.of(TOPIC_SETTING, TOPIC_PATTERN_SETTING);
+
+    public static final String TOPIC = TOPIC_SETTING.key();
+    public static final String TOPIC_PATTERN = TOPIC_PATTERN_SETTING.key();
     public static final String PRODUCER_PREFIX = "outbox.relay.kafka.producer.";
 
     /** The defaults this publisher sets; each can be overridden within the guarantees above. */
@@ -64,7 +78,8 @@ public final class KafkaSettings {
      */
     public static KafkaSettings load(Function<String, Optional<String>> lookup, Collection<String> knownNames) {
         Objects.requireNonNull(lookup, "lookup");
-        TopicRule topics = TopicRule.of(value(lookup, TOPIC), value(lookup, TOPIC_PATTERN));
+        TopicRule topics = TopicRule.of(value(lookup, TOPIC).map(TOPIC_SETTING::parse),
+                value(lookup, TOPIC_PATTERN).map(TOPIC_PATTERN_SETTING::parse));
         Map<String, String> producer = new TreeMap<>(DEFAULTS);
         for (String name : ProducerConfig.configNames()) {
             value(lookup, PRODUCER_PREFIX + name).ifPresent(v -> producer.put(name, v));

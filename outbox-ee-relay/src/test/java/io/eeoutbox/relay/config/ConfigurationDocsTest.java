@@ -3,6 +3,7 @@ package io.eeoutbox.relay.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.relay.ee.ResourceNames;
+import io.eeoutbox.relay.kafka.KafkaSettings;
 import io.eeoutbox.relay.ops.OpsConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,9 +35,14 @@ class ConfigurationDocsTest {
     }
 
     @Test
+    void theKafkaTableIsTheDeclaredSettings() throws IOException {
+        check(ROOT.resolve("docs/kafka.md"), "kafka", KafkaSettings.ALL);
+    }
+
+    @Test
     void everyKeyIsDeclaredOnce() {
         List<String> keys = new ArrayList<>();
-        for (List<Setting<?>> group : List.of(RelaySettings.ALL, ResourceNames.ALL, OpsConfig.ALL)) {
+        for (List<Setting<?>> group : List.of(RelaySettings.ALL, ResourceNames.ALL, OpsConfig.ALL, KafkaSettings.ALL)) {
             group.forEach(s -> keys.add(s.key()));
         }
         assertThat(keys).doesNotHaveDuplicates().allMatch(k -> k.matches("outbox\\.relay\\.[a-z0-9.-]+"));
