@@ -1,6 +1,5 @@
 package io.eeoutbox.testing;
 
-import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.PostgreSQLContainer;
 
 /** Testcontainers, kept in its own class so that no Docker class loads unless Docker answers. */
@@ -11,17 +10,7 @@ final class Containers {
 
     /** A PostgreSQL container, or null (quickly) when no Docker engine answers. */
     static TestDatabase tryStart() {
-        if ("false".equalsIgnoreCase(System.getProperty("outbox.test.testcontainers"))) {
-            return null;
-        }
-        boolean docker;
-        try {
-            docker = DockerClientFactory.instance().isDockerAvailable();
-        } catch (Throwable e) {
-            docker = false;
-        }
-        if (!docker) {
-            System.out.println("[ee-outbox tests] no Docker engine answers: Testcontainers skipped, using an embedded PostgreSQL");
+        if (!Docker.answers("PostgreSQL", "an embedded PostgreSQL")) {
             return null;
         }
         PostgreSQLContainer<?> pg = new PostgreSQLContainer<>("postgres:15-alpine");

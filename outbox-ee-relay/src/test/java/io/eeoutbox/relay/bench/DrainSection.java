@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Section 2: how fast a backlog drains. The same backlog (N committed, pending events, vacuumed and
@@ -224,30 +223,9 @@ final class DrainSection {
                 workers.add(new ReferenceRelay(counting.dataSource(), publisher(jms, log, toClose, true), BASELINE_BATCH,
                         MAX_ATTEMPTS));
             }
-            long cap = System.nanoTime() + ctx.millis(ctx.settings.baselineCapMs());
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            List<Thread> threads = new ArrayList<>();
-            CpuMeter cpu = new CpuMeter();
-            long t0 = System.nanoTime();
-            for (ReferenceRelay w : workers) {
-                Thread t = new Thread(() -> {
-                    try {
-                        w.drain(() -> System.nanoTime() < cap);
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                }, "bench-baseline");
-                threads.add(t);
-                t.start();
-            }
-            for (Thread t : threads) {
-                t.join();
-            }
-            long t1 = System.nanoTime();
-            CpuMeter.Usage usage = cpu.stop();
-            if (failure.get() != null) {
-                throw new IllegalStateException("baseline drain failed", failure.get());
-            }
+            ReferenceRelay.Run together = ReferenceRelay.drainTogether(workers,
+                    System.nanoTime() + ctx.millis(ctx.settings.baselineCapMs()), "bench-baseline");
+            CpuMeter.Usage usage = together.usage();
             long left = ctx.db.pending();
             long done = ids.size() - left;
             boolean capped = left > 0;
@@ -255,7 +233,7 @@ final class DrainSection {
                 notedBaselineBroker = true;
                 ctx.results.note(SECTION, String.format(Locale.ROOT, "Broker time, baseline into JMS, 1 instance (%s): %d sends, "
                         + "%.2f ms per send, %.0f%% of the drain's time.", run, log.calls(), log.meanCallMillis(),
-                        log.callSeconds() / ((t1 - t0) / 1e9) * 100));
+                        log.callSeconds() / together.seconds() * 100));
             }
             if (!profiledBaseline && !jms && instances == 1) {
                 profiledBaseline = true;
@@ -265,7 +243,7 @@ final class DrainSection {
                 finishWithRelay(jms, log, toClose);
             }
             verify("drain baseline " + run, ids, log, jms);
-            return new Drain(done / ((t1 - t0) / 1e9), usage, capped);
+            return new Drain(done / together.seconds(), usage, capped);
         } finally {
             closeAll(toClose);
             ctx.db.closePool(pool);

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
@@ -169,30 +168,9 @@ final class KafkaDrainSection {
                 workers.add(new ReferenceRelay(pool, new TrackingPublisher(oneByOne(p), log), DrainSection.BASELINE_BATCH,
                         DrainSection.MAX_ATTEMPTS));
             }
-            long cap = System.nanoTime() + ctx.millis(ctx.settings.baselineCapMs());
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            List<Thread> threads = new ArrayList<>();
-            CpuMeter cpu = new CpuMeter();
-            long t0 = System.nanoTime();
-            for (ReferenceRelay w : workers) {
-                Thread t = new Thread(() -> {
-                    try {
-                        w.drain(() -> System.nanoTime() < cap);
-                    } catch (Throwable e) {
-                        failure.compareAndSet(null, e);
-                    }
-                }, "bench-kafka-baseline");
-                threads.add(t);
-                t.start();
-            }
-            for (Thread t : threads) {
-                t.join();
-            }
-            long t1 = System.nanoTime();
-            CpuMeter.Usage usage = cpu.stop();
-            if (failure.get() != null) {
-                throw new IllegalStateException("baseline drain failed", failure.get());
-            }
+            ReferenceRelay.Run together = ReferenceRelay.drainTogether(workers,
+                    System.nanoTime() + ctx.millis(ctx.settings.baselineCapMs()), "bench-kafka-baseline");
+            CpuMeter.Usage usage = together.usage();
             long left = ctx.db.pending();
             long done = ids.size() - left;
             if (left > 0) {
@@ -207,7 +185,7 @@ final class KafkaDrainSection {
             if (check) {
                 verify("drain Kafka baseline " + run, ids, topic);
             }
-            return new Drain(done / ((t1 - t0) / 1e9), usage, left > 0);
+            return new Drain(done / together.seconds(), usage, left > 0);
         } finally {
             producers.forEach(KafkaPublisher::close);
             ctx.db.closePool(pool);

@@ -7,7 +7,9 @@ import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.spi.Publisher;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -94,5 +96,45 @@ final class ReferenceRelay {
                 c.rollback();
             }
         }
+    }
+
+    /** How long some reference relays ran side by side, and the CPU they used. */
+    record Run(long nanos, CpuMeter.Usage usage) {
+        double seconds() {
+            return nanos / 1e9;
+        }
+    }
+
+    /**
+     * Runs {@code workers} side by side, one thread each, until each finds nothing more to claim or {@code capNanos}
+     * ({@code System.nanoTime()}) has passed.
+     *
+     * @throws IllegalStateException when a worker failed
+     */
+    static Run drainTogether(List<ReferenceRelay> workers, long capNanos, String threadName) throws InterruptedException {
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        List<Thread> threads = new ArrayList<>();
+        CpuMeter cpu = new CpuMeter();
+        long t0 = System.nanoTime();
+        for (ReferenceRelay w : workers) {
+            Thread t = new Thread(() -> {
+                try {
+                    w.drain(() -> System.nanoTime() < capNanos);
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, threadName);
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        long t1 = System.nanoTime();
+        CpuMeter.Usage usage = cpu.stop();
+        if (failure.get() != null) {
+            throw new IllegalStateException("baseline drain failed", failure.get());
+        }
+        return new Run(t1 - t0, usage);
     }
 }

@@ -1,5 +1,6 @@
 package io.eeoutbox.relay.kafka;
 
+import io.eeoutbox.testing.Docker;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.utility.DockerImageName;
@@ -14,18 +15,7 @@ final class KafkaContainers {
 
     /** A running container, or null (quickly) when no Docker engine answers or Testcontainers is turned off. */
     static Handle tryStart() {
-        if ("false".equalsIgnoreCase(System.getProperty("outbox.test.testcontainers"))) {
-            return null;
-        }
-        boolean docker;
-        try {
-            docker = DockerClientFactory.instance().isDockerAvailable();
-        } catch (Throwable e) {
-            docker = false;
-        }
-        if (!docker) {
-            System.out.println("[ee-outbox tests] no Docker engine answers: Testcontainers' Kafka skipped,"
-                    + " using an in-process KRaft broker");
+        if (!Docker.answers("Kafka", "an in-process KRaft broker")) {
             return null;
         }
         KafkaContainer kafka = new KafkaContainer(DockerImageName.parse(IMAGE))
