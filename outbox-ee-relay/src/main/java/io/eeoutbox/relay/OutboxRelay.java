@@ -286,6 +286,11 @@ public final class OutboxRelay {
         return waiters.waiting() && awaitingWakeUp();
     }
 
+    /** Until when the relay waits out a broker outage (it deferred a batch), or null when it does not. */
+    public Instant brokerHeldUntil() {
+        return drainLoop.brokerHoldUntil();
+    }
+
     public RelayConfig config() {
         return config;
     }
