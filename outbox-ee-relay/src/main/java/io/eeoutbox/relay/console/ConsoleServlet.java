@@ -138,8 +138,12 @@ public class ConsoleServlet extends HttpServlet {
             throws IOException {
         String token = tokens.issue(user);
         String cookiePath = req.getContextPath() + req.getServletPath() + "/";
-        resp.addHeader("Set-Cookie", CsrfTokens.COOKIE + "=" + token + "; Path=" + cookiePath
-                + "; HttpOnly; SameSite=Strict" + (req.isSecure() ? "; Secure" : ""));
+        Cookie cookie = new Cookie(CsrfTokens.COOKIE, token);
+        cookie.setPath(cookiePath);
+        cookie.setHttpOnly(true);
+        cookie.setSecure(req.isSecure());
+        cookie.setAttribute("SameSite", "Strict");
+        resp.addCookie(cookie);
         send(resp, 200, Json.createObjectBuilder().add("user", user).add("canAct", admin)
                 .add("role", admin ? ADMIN : VIEWER).add("csrfHeader", CsrfTokens.HEADER).add("csrfToken", token)
                 .add("maxPageSize", ConsoleInput.MAX_PAGE).build());
@@ -156,10 +160,15 @@ public class ConsoleServlet extends HttpServlet {
             throw new BadInput(415, "Content-Type", "Content-Type must be application/json, was "
                     + (type == null ? "none" : "'" + ConsoleInput.abbreviate(type) + "'"));
         }
-        if (!tokens.valid(user, req.getHeader(CsrfTokens.HEADER), cookie(req))) {
-            LOG.warning(() -> "outbox console: user=" + user + " refused: POST " + path + " without a valid CSRF token");
+        String header = req.getHeader(CsrfTokens.HEADER);
+        String cookie = cookie(req);
+        if (!tokens.valid(user, header, cookie)) {
+            String why = header == null ? "no header" : cookie == null ? "no cookie; cookies sent: " + cookieNames(req)
+                    : "not valid for this user";
+            LOG.warning(() -> "outbox console: user=" + user + " refused: POST " + path + " without a valid CSRF token ("
+                    + why + ")");
             throw new BadInput(403, CsrfTokens.HEADER, "a valid " + CsrfTokens.HEADER
-                    + " header (from GET api/session) and its cookie are required");
+                    + " header (from GET api/session) and its cookie " + CsrfTokens.COOKIE + " are required (" + why + ")");
         }
         noParams(req);
         JsonObject body = body(req);
@@ -257,6 +266,16 @@ public class ConsoleServlet extends HttpServlet {
             }
         }
         return null;
+    }
+
+    private static String cookieNames(HttpServletRequest req) {
+        StringBuilder sb = new StringBuilder();
+        if (req.getCookies() != null) {
+            for (Cookie c : req.getCookies()) {
+                sb.append(c.getName()).append(' ');
+            }
+        }
+        return sb + "(header " + (req.getHeader("Cookie") == null ? "absent" : "present") + ")";
     }
 
     static void send(HttpServletResponse resp, int status, JsonObject json) throws IOException {

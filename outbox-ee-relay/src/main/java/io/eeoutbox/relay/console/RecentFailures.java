@@ -44,6 +44,10 @@ public class RecentFailures implements RelayListener {
         if (error.length() > ERROR_CHARS) {
             error = error.substring(0, ERROR_CHARS) + "…";
         }
+        ConsoleOperations.Failure head = failures.peekFirst();
+        if (dead && head != null && m.id().equals(head.eventId()) && head.attempt() == m.attempt()) {
+            failures.removeFirst(); // the same attempt, reported as failed and then as dead-lettered: one line
+        }
         failures.addFirst(new ConsoleOperations.Failure(clock.instant(), m.id(), m.eventType(), m.aggregateId(),
                 m.attempt(), error, dead));
         while (failures.size() > KEPT) {
