@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import java.net.URI;
 import org.htmlunit.BrowserVersion;
 import org.htmlunit.DefaultCredentialsProvider;
@@ -25,7 +23,6 @@ final class ConsoleBrowser {
 
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final Logger LOG = Logger.getLogger(ConsoleBrowser.class.getName());
     private static boolean saidHtmlUnit;
 
     private ConsoleBrowser() {
@@ -81,10 +78,9 @@ final class ConsoleBrowser {
         synchronized (ConsoleBrowser.class) {
             if (!saidHtmlUnit) {
                 saidHtmlUnit = true;
-                String line = "[console] no Chromium installed (" + CHROMIUM + ", " + CHROMEDRIVER
-                        + "): the console's browser tests run in HtmlUnit; -Dconsole.browser=chromium requires Chromium";
-                System.out.println(line);
-                LOG.log(Level.INFO, line);
+                System.out.println("[console] the console's browser tests run in HtmlUnit: "
+                        + ("htmlunit".equals(System.getProperty("console.browser")) ? "-Dconsole.browser=htmlunit"
+                        : "no Chromium installed (" + CHROMIUM + ", " + CHROMEDRIVER + "); -Dconsole.browser=chromium requires it"));
             }
         }
         return new HtmlUnitDriver(BrowserVersion.CHROME, true) {
