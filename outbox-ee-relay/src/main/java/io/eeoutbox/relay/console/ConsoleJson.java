@@ -10,7 +10,6 @@ import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -31,10 +30,10 @@ final class ConsoleJson {
         for (Failure f : failures) {
             JsonObjectBuilder o = Json.createObjectBuilder();
             time(o, "at", f.at());
-            text(o, "eventId", f.eventId() == null ? null : f.eventId().toString());
-            text(o, "eventType", f.eventType());
-            text(o, "aggregateId", f.aggregateId());
-            fails.add(o.add("attempt", f.attempt()).add("error", f.error()).add("deadLettered", f.deadLettered()));
+            text(o, "eventId", f.attempt().eventId().toString());
+            text(o, "eventType", f.attempt().eventType());
+            text(o, "aggregateId", f.attempt().aggregateId());
+            fails.add(o.add("attempt", f.attempt().number()).add("error", f.error()).add("deadLettered", f.deadLettered()));
         }
         JsonObjectBuilder s = Json.createObjectBuilder();
         settings.forEach(s::add);
@@ -47,13 +46,13 @@ final class ConsoleJson {
     static JsonObjectBuilder relay(RelayView r) {
         JsonObjectBuilder o = Json.createObjectBuilder().add("name", r.name()).add("state", r.state())
                 .add("publisher", r.publisher()).add("listening", r.listening());
-        time(o, "lastLoopAt", r.lastLoopAt());
-        if (r.lastBatchMillis() == null) {
+        time(o, "lastLoopAt", r.activity().lastLoopAt());
+        if (r.activity().lastBatchMillis() == null) {
             o.addNull("lastBatchMillis");
         } else {
-            o.add("lastBatchMillis", r.lastBatchMillis());
+            o.add("lastBatchMillis", r.activity().lastBatchMillis());
         }
-        o.add("eventsPerSecond", Math.round(r.eventsPerSecond() * 10) / 10.0);
+        o.add("eventsPerSecond", Math.round(r.activity().eventsPerSecond() * 10) / 10.0);
         JsonObjectBuilder c = Json.createObjectBuilder().add("published", r.counters().published())
                 .add("failed", r.counters().failed()).add("deadLettered", r.counters().deadLettered())
                 .add("batches", r.counters().batches());
@@ -78,11 +77,11 @@ final class ConsoleJson {
 
     static JsonObjectBuilder deadLetter(DeadLetter d) {
         JsonObjectBuilder o = Json.createObjectBuilder().add("id", d.id().toString()).add("seq", d.seq())
-                .add("aggregateType", d.aggregateType()).add("aggregateId", d.aggregateId())
-                .add("eventType", d.eventType()).add("attempts", d.attempts());
-        time(o, "createdAt", d.createdAt());
-        time(o, "deadAt", d.deadAt());
-        text(o, "lastError", d.lastError());
+                .add("aggregateType", d.event().aggregateType()).add("aggregateId", d.event().aggregateId())
+                .add("eventType", d.event().eventType()).add("attempts", d.outcome().attempts());
+        time(o, "createdAt", d.event().createdAt());
+        time(o, "deadAt", d.outcome().deadAt());
+        text(o, "lastError", d.outcome().lastError());
         text(o, "payload", d.payload());
         return o.add("payloadCut", d.payloadCut());
     }
@@ -107,9 +106,5 @@ final class ConsoleJson {
         } else {
             o.add(name, value);
         }
-    }
-
-    static long seconds(Duration d) {
-        return d == null ? 0 : d.toSeconds();
     }
 }

@@ -52,8 +52,12 @@ public interface ConsoleOperations {
     Map<String, String> settings();
 
     /** The relay's state now. {@code state} is one of running, paused, waiting-for-broker, stopped. */
-    record RelayView(String name, String state, String publisher, boolean listening, Instant lastLoopAt,
-                     Long lastBatchMillis, double eventsPerSecond, Counters counters) {
+    record RelayView(String name, String state, String publisher, boolean listening, Activity activity,
+                     Counters counters) {
+    }
+
+    /** When the relay's loop last ran, how long its last batch took (null before the first), events/s lately. */
+    record Activity(Instant lastLoopAt, Long lastBatchMillis, double eventsPerSecond) {
     }
 
     /** Counters since the relay started. */
@@ -70,8 +74,15 @@ public interface ConsoleOperations {
     }
 
     /** A dead letter; {@code payload} may be cut (then {@code payloadCut}). */
-    record DeadLetter(UUID id, long seq, String aggregateType, String aggregateId, String eventType, int attempts,
-                      Instant createdAt, Instant deadAt, String lastError, String payload, boolean payloadCut) {
+    record DeadLetter(UUID id, long seq, Event event, Outcome outcome, String payload, boolean payloadCut) {
+    }
+
+    /** What an event is about. */
+    record Event(String aggregateType, String aggregateId, String eventType, Instant createdAt) {
+    }
+
+    /** How a dead letter's publishing ended. */
+    record Outcome(int attempts, Instant deadAt, String lastError) {
     }
 
     /** A page of dead letters; {@code nextAfterSeq} is the cursor of the next page, null on the last. */
@@ -79,7 +90,10 @@ public interface ConsoleOperations {
     }
 
     /** A failed publish attempt. */
-    record Failure(Instant at, UUID eventId, String eventType, String aggregateId, int attempt, String error,
-                   boolean deadLettered) {
+    record Failure(Instant at, Attempt attempt, String error, boolean deadLettered) {
+    }
+
+    /** Which publish attempt of which event. */
+    record Attempt(UUID eventId, String eventType, String aggregateId, int number) {
     }
 }

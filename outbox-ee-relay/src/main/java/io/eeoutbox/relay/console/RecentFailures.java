@@ -45,11 +45,11 @@ public class RecentFailures implements RelayListener {
             error = error.substring(0, ERROR_CHARS) + "…";
         }
         ConsoleOperations.Failure head = failures.peekFirst();
-        if (dead && head != null && m.id().equals(head.eventId()) && head.attempt() == m.attempt()) {
+        if (dead && head != null && m.id().equals(head.attempt().eventId()) && head.attempt().number() == m.attempt()) {
             failures.removeFirst(); // the same attempt, reported as failed and then as dead-lettered: one line
         }
-        failures.addFirst(new ConsoleOperations.Failure(clock.instant(), m.id(), m.eventType(), m.aggregateId(),
-                m.attempt(), error, dead));
+        failures.addFirst(new ConsoleOperations.Failure(clock.instant(),
+                new ConsoleOperations.Attempt(m.id(), m.eventType(), m.aggregateId(), m.attempt()), error, dead));
         while (failures.size() > KEPT) {
             failures.removeLast();
         }

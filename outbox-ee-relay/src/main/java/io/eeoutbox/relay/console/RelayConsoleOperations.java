@@ -59,7 +59,7 @@ public final class RelayConsoleOperations implements ConsoleOperations {
                 : held != null && held.isAfter(clock.instant()) ? "waiting-for-broker" : "running";
         Duration last = c.lastBatchDuration();
         return new RelayView(relay.config().name(), state, relay.publisher().describe(), relay.isListening(),
-                c.lastLoopAt(), last == null ? null : last.toMillis(), rate(c.published()),
+                new Activity(c.lastLoopAt(), last == null ? null : last.toMillis(), rate(c.published())),
                 new Counters(c.published(), c.failed(), c.deadLettered(), c.batches(), c.lastError(), c.lastErrorAt()));
     }
 
@@ -102,8 +102,9 @@ public final class RelayConsoleOperations implements ConsoleOperations {
         List<DeadLetter> items = new ArrayList<>();
         for (int i = 0; i < Math.min(limit, rows.size()); i++) {
             ListOutboxDeadLettersMatchingRow r = rows.get(i);
-            items.add(new DeadLetter(r.id(), r.seq(), r.aggregateType(), r.aggregateId(), r.eventType(), r.attempts(),
-                    r.createdAt(), r.deadAt(), r.lastError(), r.payloadHead(), Boolean.TRUE.equals(r.payloadCut())));
+            items.add(new DeadLetter(r.id(), r.seq(), new Event(r.aggregateType(), r.aggregateId(), r.eventType(),
+                    r.createdAt()), new Outcome(r.attempts(), r.deadAt(), r.lastError()), r.payloadHead(),
+                    Boolean.TRUE.equals(r.payloadCut())));
         }
         Long next = rows.size() > limit ? items.get(items.size() - 1).seq() : null;
         return new DeadLetterPage(items, next);
@@ -116,8 +117,8 @@ public final class RelayConsoleOperations implements ConsoleOperations {
             found = new OutboxEventJdbc(c).findOutboxEvent(id);
         }
         return found.filter(r -> r.deadAt() != null && r.processedAt() == null)
-                .map(r -> new DeadLetter(r.id(), r.seq(), r.aggregateType(), r.aggregateId(), r.eventType(),
-                        r.attempts(), r.createdAt(), r.deadAt(), r.lastError(), r.payload(), false));
+                .map(r -> new DeadLetter(r.id(), r.seq(), new Event(r.aggregateType(), r.aggregateId(), r.eventType(),
+                        r.createdAt()), new Outcome(r.attempts(), r.deadAt(), r.lastError()), r.payload(), false));
     }
 
     @Override
