@@ -22,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -77,11 +78,12 @@ class ConsoleBrowserIT {
         waitFor(() -> text("user").equals(ConsoleHttp.VIEWER), "the page to show the signed-in viewer");
         waitFor(() -> text("relay-state").equals("running"), "the relay's state");
         assertTrue(browser.findElement(By.id("read-only")).isDisplayed(), "the read-only note");
-        List<WebElement> actions = browser.findElements(By.cssSelector("button.act"));
-        assertFalse(actions.isEmpty());
-        for (WebElement b : actions) {
-            assertFalse(b.isEnabled(), "disabled for a viewer: " + b.getText());
-        }
+        // read in one script: the page rebuilds the dead letters' rows (and their Retry buttons) every refresh
+        Object enabled = ((JavascriptExecutor) browser).executeScript("var n = 0, on = [];"
+                + "var all = document.querySelectorAll('button.act');"
+                + "for (var i = 0; i < all.length; i++) { n++; if (!all[i].disabled) { on.push(all[i].textContent); } }"
+                + "return n + ':' + on.join(',');");
+        assertTrue(String.valueOf(enabled).matches("[1-9][0-9]*:"), "every action button disabled: " + enabled);
         // A forged POST from the viewer's own page, with a valid CSRF token: refused for want of the role.
         Object status = ((JavascriptExecutor) browser).executeAsyncScript(
                 "var done = arguments[arguments.length - 1];"
@@ -114,9 +116,8 @@ class ConsoleBrowserIT {
         browser.findElement(By.id("f-eventType")).sendKeys(type);
         browser.findElement(By.id("apply-filter")).click();
         By row = By.cssSelector("#dead-letters tr[data-id='" + id + "']");
-        waitFor(() -> !browser.findElements(row).isEmpty(), "the dead letter in the list");
-        String rowText = browser.findElement(row).getText();
-        assertTrue(rowText.contains(type) && rowText.contains("\"test\": true"), rowText);
+        waitFor(() -> textOf(row).contains(type) && textOf(row).contains("\"test\": true"),
+                "the dead letter in the list, with its type and payload");
         waitFor(() -> !text("relay-state").isEmpty(), "the relay's table");
         screenshot();
 
@@ -145,9 +146,8 @@ class ConsoleBrowserIT {
         browser.findElement(By.id("f-eventType")).sendKeys(type);
         browser.findElement(By.id("apply-filter")).click();
         By row = By.cssSelector("#dead-letters tr[data-id='" + id + "']");
-        waitFor(() -> !browser.findElements(row).isEmpty(), "the dead letter in the list");
-        String rowText = browser.findElement(row).getText();
-        assertTrue(rowText.contains("<img src=x id=injected>") && rowText.contains("<b id=bold>refused</b>"), rowText);
+        waitFor(() -> textOf(row).contains("<img src=x id=injected>") && textOf(row).contains("<b id=bold>refused</b>"),
+                "the dead letter in the list, its payload and error as text");
         assertTrue(browser.findElements(By.id("injected")).isEmpty() && browser.findElements(By.id("bold")).isEmpty(),
                 "no markup from the data became an element");
     }
@@ -170,8 +170,21 @@ class ConsoleBrowserIT {
     }
 
     private String text(String id) {
-        List<WebElement> found = browser.findElements(By.id(id));
-        return found.isEmpty() ? "" : found.get(0).getText().strip();
+        return textOf(By.id(id));
+    }
+
+    /** The element's text, or "" while there is none; the page rebuilds its tables every refresh. */
+    private String textOf(By by) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                List<WebElement> found = browser.findElements(by);
+                return found.isEmpty() ? "" : found.get(0).getText().strip();
+            } catch (StaleElementReferenceException replaced) {
+                if (attempt == 5) {
+                    return "";
+                }
+            }
+        }
     }
 
     private String page() {
