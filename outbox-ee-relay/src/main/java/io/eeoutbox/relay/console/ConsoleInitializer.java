@@ -16,7 +16,8 @@ import java.util.logging.Logger;
  * {@code META-INF/services}): the path comes from configuration, which a {@code web-fragment.xml} could not
  * do. The servlet is constrained to the roles {@value ConsoleServlet#ADMIN} and {@value ConsoleServlet#VIEWER}
  * whatever the application's own descriptor says; how users log in is the application's choice (its
- * {@code login-config} or Jakarta Security mechanism). An invalid setting fails the deployment.
+ * {@code login-config} or Jakarta Security mechanism). An invalid setting fails the deployment. Why this way:
+ * docs/decisions/0010-console-servlet-registered-by-the-relay-jar.md.
  */
 public class ConsoleInitializer implements ServletContainerInitializer {
 
