@@ -158,8 +158,8 @@ final class ConsoleInput {
             return null;
         }
         String s = value.strip();
-        if (s.length() > max || s.indexOf('\0') >= 0) {
-            throw new BadInput(field, field + " must be at most " + max + " characters without NUL");
+        if (s.length() > max || s.chars().anyMatch(Character::isISOControl)) {
+            throw new BadInput(field, field + " must be at most " + max + " characters without control characters");
         }
         return s;
     }

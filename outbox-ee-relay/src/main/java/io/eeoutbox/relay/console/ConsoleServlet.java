@@ -156,7 +156,7 @@ public class ConsoleServlet extends HttpServlet {
             throw new BadInput(403, null, "changes need the role " + ADMIN);
         }
         String type = req.getContentType();
-        if (type == null || !type.toLowerCase().startsWith("application/json")) {
+        if (type == null || !type.split(";", 2)[0].strip().equalsIgnoreCase("application/json")) {
             throw new BadInput(415, "Content-Type", "Content-Type must be application/json, was "
                     + (type == null ? "none" : "'" + ConsoleInput.abbreviate(type) + "'"));
         }

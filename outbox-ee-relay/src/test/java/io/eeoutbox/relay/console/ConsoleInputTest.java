@@ -28,6 +28,7 @@ class ConsoleInputTest {
         assertField(() -> ConsoleInput.filter(Map.of("createdFrom", "2026-03-02", "createdTo", "2026-03-01")::get),
                 "createdTo");
         assertField(() -> ConsoleInput.filter(Map.of("aggregateId", "x".repeat(101))::get), "aggregateId");
+        assertField(() -> ConsoleInput.filter(Map.of("errorText", "a\nrelay=forged")::get), "errorText");
         assertField(() -> ConsoleInput.limit("201"), "limit");
         assertField(() -> ConsoleInput.limit("0"), "limit");
         assertField(() -> ConsoleInput.after("-1"), "after");
