@@ -286,11 +286,7 @@ public final class OutboxRelay {
         return waiters.waiting() && awaitingWakeUp();
     }
 
-    /** Until when the relay waits out a broker outage (it deferred a batch), or null when it does not. */
-    public Instant brokerHeldUntil() {
-        return drainLoop.brokerHoldUntil();
-    }
-
+    public Instant brokerHeldUntil() { return drainLoop.brokerHoldUntil(); } // null: not waiting out a broker outage
     public RelayConfig config() {
         return config;
     }

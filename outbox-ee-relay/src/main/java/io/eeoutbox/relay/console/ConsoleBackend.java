@@ -2,6 +2,7 @@ package io.eeoutbox.relay.console;
 
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.ee.OutboxRelayBootstrap;
+import io.eeoutbox.relay.ee.ResourceNames;
 import jakarta.enterprise.inject.spi.CDI;
 import java.time.Clock;
 import java.util.Optional;
@@ -28,8 +29,10 @@ final class ConsoleBackend {
 
     synchronized ConsoleOperations operations() throws Unavailable {
         Optional<OutboxRelay> running;
+        OutboxRelayBootstrap bootstrap;
         try {
-            running = CDI.current().select(OutboxRelayBootstrap.class).get().relay();
+            bootstrap = CDI.current().select(OutboxRelayBootstrap.class).get();
+            running = bootstrap.relay();
         } catch (RuntimeException e) {
             throw new Unavailable("the outbox relay is not available in this application: " + e.getMessage());
         }
@@ -39,14 +42,15 @@ final class ConsoleBackend {
         }
         if (running.get() != relay) {
             OutboxRelay r = running.get();
+            ResourceNames names = bootstrap.resourceNames();
             DataSource ds;
             try {
-                ds = InitialContext.doLookup(r.config().dataSource());
+                ds = InitialContext.doLookup(names.dataSource());
             } catch (NamingException e) {
-                throw new Unavailable("the relay's data source " + r.config().dataSource() + " cannot be found: " + e);
+                throw new Unavailable("the relay's data source " + names.dataSource() + " cannot be found: " + e);
             }
             RecentFailures failures = CDI.current().select(RecentFailures.class).get();
-            operations = new RelayConsoleOperations(r, ds, failures::list, Clock.systemUTC());
+            operations = new RelayConsoleOperations(r, names, ds, failures::list, Clock.systemUTC());
             relay = r;
         }
         return operations;

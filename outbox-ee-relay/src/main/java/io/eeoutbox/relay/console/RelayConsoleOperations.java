@@ -8,9 +8,13 @@ import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.jpa.generated.OutboxPendingByEventTypeRow;
 import io.eeoutbox.jpa.generated.RetryOutboxDeadLettersMatchingParams;
 import io.eeoutbox.relay.OutboxRelay;
-import io.eeoutbox.relay.RelayConfig;
-import io.eeoutbox.relay.RelayCounters;
 import io.eeoutbox.relay.RelayStats;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.config.Setting;
+import io.eeoutbox.relay.drain.RelayCounters;
+import io.eeoutbox.relay.ee.ResourceNames;
+import io.eeoutbox.relay.ops.RelayAdministration;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -27,24 +31,28 @@ import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
- * {@link ConsoleOperations} over today's relay: state, counters and the MBean's operations go to
- * {@link OutboxRelay} (the same calls {@code RelayAdmin} makes); the console's own reads and its retry by
- * the full filter run the generated statements of {@code sql/queries/outbox_events.sql} on the relay's
- * (non-JTA) data source, each in autocommit.
+ * {@link ConsoleOperations} over the relay: the MBean's operations go through {@link RelayAdministration},
+ * the one implementation the MBean also calls; the console's own reads and its retry by the full filter
+ * (aggregate id and error text, which the MBean's retry does not take) run the generated statements of
+ * {@code sql/queries/outbox_events.sql} on the relay's (non-JTA) data source, each in autocommit.
  */
 public final class RelayConsoleOperations implements ConsoleOperations {
 
     private static final Duration RATE_WINDOW = Duration.ofSeconds(30);
 
     private final OutboxRelay relay;
+    private final RelayAdministration admin;
+    private final ResourceNames resources;
     private final DataSource dataSource;
     private final Supplier<List<Failure>> failures;
     private final Clock clock;
     private final ArrayList<long[]> samples = new ArrayList<>(); // {epoch millis, published}
 
-    public RelayConsoleOperations(OutboxRelay relay, DataSource dataSource, Supplier<List<Failure>> failures,
-                                  Clock clock) {
+    public RelayConsoleOperations(OutboxRelay relay, ResourceNames resources, DataSource dataSource,
+                                  Supplier<List<Failure>> failures, Clock clock) {
         this.relay = Objects.requireNonNull(relay, "relay");
+        this.admin = new RelayAdministration(relay, clock);
+        this.resources = Objects.requireNonNull(resources, "resources");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.failures = Objects.requireNonNull(failures, "failures");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -52,7 +60,7 @@ public final class RelayConsoleOperations implements ConsoleOperations {
 
     @Override
     public RelayView relay() {
-        RelayCounters.Snapshot c = relay.counters();
+        RelayCounters.Snapshot c = admin.counters();
         Instant held = relay.brokerHeldUntil();
         String state = !relay.isRunning() ? "stopped"
                 : relay.isPaused() ? "paused"
@@ -77,7 +85,7 @@ public final class RelayConsoleOperations implements ConsoleOperations {
 
     @Override
     public Backlog backlog(int maxTypes) throws SQLException {
-        RelayStats stats = relay.stats();
+        RelayStats stats = admin.stats();
         Instant now = clock.instant();
         List<PendingType> types = new ArrayList<>();
         try (Connection c = connection()) {
@@ -132,13 +140,13 @@ public final class RelayConsoleOperations implements ConsoleOperations {
 
     @Override
     public boolean retryDeadLetter(UUID id) throws SQLException {
-        return relay.retryDeadLetter(id);
+        return admin.retryDeadLetter(id);
     }
 
     @Override
     public int retryDeadLetters(DeadLetterFilter f) throws SQLException {
         if (f.aggregateId() == null && f.errorText() == null) {
-            return relay.retryDeadLetters(f.eventType(), f.aggregateType(), f.createdFrom(), f.createdTo());
+            return admin.retryDeadLetters(f.eventType(), f.aggregateType(), f.createdFrom(), f.createdTo());
         }
         int retried;
         try (Connection c = connection()) {
@@ -153,22 +161,22 @@ public final class RelayConsoleOperations implements ConsoleOperations {
 
     @Override
     public void pause() {
-        relay.pause();
+        admin.pause();
     }
 
     @Override
     public void resume() {
-        relay.resume();
+        admin.resume();
     }
 
     @Override
     public void runNow() {
-        relay.runNow();
+        admin.runNow();
     }
 
     @Override
     public long purgeProcessedOlderThan(Duration age) throws SQLException {
-        return relay.purgeProcessedOlderThan(age);
+        return admin.purgeProcessedOlderThan(age);
     }
 
     @Override
@@ -180,35 +188,26 @@ public final class RelayConsoleOperations implements ConsoleOperations {
     public Map<String, String> settings() {
         RelayConfig c = relay.config();
         Map<String, String> m = new LinkedHashMap<>();
-        m.put(RelayConfig.PREFIX + "name", c.name());
-        m.put(RelayConfig.PREFIX + "batch-size", String.valueOf(c.batchSize()));
-        m.put(RelayConfig.PREFIX + "batch-max-bytes", String.valueOf(c.batchMaxBytes()));
-        m.put(RelayConfig.PREFIX + "poll-interval", relay.currentPollInterval().toString());
-        m.put(RelayConfig.PREFIX + "busy-poll-interval", c.busyPollInterval().toString());
-        m.put(RelayConfig.PREFIX + "max-attempts", String.valueOf(c.maxAttempts()));
-        m.put(RelayConfig.PREFIX + "backoff.initial", c.backoffInitial().toString());
-        m.put(RelayConfig.PREFIX + "backoff.factor", String.valueOf(c.backoffFactor()));
-        m.put(RelayConfig.PREFIX + "backoff.max", c.backoffMax().toString());
-        m.put(RelayConfig.PREFIX + "backoff.jitter", String.valueOf(c.backoffJitter()));
-        m.put(RelayConfig.PREFIX + "lease", c.lease().toString());
-        m.put(RelayConfig.PREFIX + "ordered", String.valueOf(c.ordered()));
-        m.put(RelayConfig.PREFIX + "notify.enabled", String.valueOf(c.notifyEnabled()));
-        m.put(RelayConfig.PREFIX + "notify.channel", c.notifyChannel());
-        m.put(RelayConfig.PREFIX + "notify.jdbc-url", c.notifyJdbcUrl().map(RelayConsoleOperations::maskUrl).orElse(""));
-        m.put(RelayConfig.PREFIX + "notify.user", c.notifyUser().orElse(""));
-        m.put(RelayConfig.PREFIX + "notify.password", c.notifyPassword().isPresent() ? "****" : "");
-        m.put(RelayConfig.PREFIX + "completion", c.completion().toString().toLowerCase(java.util.Locale.ROOT));
-        m.put(RelayConfig.PREFIX + "retention", c.retention().toString());
-        m.put(RelayConfig.PREFIX + "cleanup.interval", c.cleanupInterval().toString());
-        m.put(RelayConfig.PREFIX + "cleanup.batch-size", String.valueOf(c.cleanupBatchSize()));
-        m.put(RelayConfig.PREFIX + "inbox.retention", c.inboxRetention().toString());
-        m.put(RelayConfig.PREFIX + "claim.rescan-interval", c.claimRescanInterval().toString());
-        m.put(RelayConfig.PREFIX + "synchronous-commit", c.synchronousCommit());
-        m.put(RelayConfig.PREFIX + "datasource", c.dataSource());
-        m.put(RelayConfig.PREFIX + "executor", c.executor());
-        m.put(RelayConfig.PREFIX + "jms.connection-factory", c.jmsConnectionFactory());
-        m.put(RelayConfig.PREFIX + "jms.destination", c.jmsDestination());
+        for (Setting<?> s : RelaySettings.ALL) {
+            m.put(s.key(), shown(s, c));
+        }
+        m.put(RelaySettings.POLL_INTERVAL.key(), relay.currentPollInterval().toString()); // the one in force now
+        m.put(ResourceNames.DATASOURCE.key(), resources.dataSource());
+        m.put(ResourceNames.EXECUTOR.key(), resources.executor());
+        m.put(ResourceNames.THREAD_FACTORY.key(), resources.threadFactory());
+        m.put(ResourceNames.JMS_CONNECTION_FACTORY.key(), resources.jmsConnectionFactory());
+        m.put(ResourceNames.JMS_DESTINATION.key(), resources.jmsDestination());
         return m;
+    }
+
+    /** The value in effect as configuration writes it, secrets masked; a JDBC URL without its query. */
+    private static <T> String shown(Setting<T> s, RelayConfig c) {
+        T value = c.get(s);
+        if (value == null) {
+            return "";
+        }
+        String text = s.show(value);
+        return s.key().endsWith("jdbc-url") ? maskUrl(text) : text;
     }
 
     /** A JDBC URL without its query (where pgjdbc URLs may carry password=...). */
