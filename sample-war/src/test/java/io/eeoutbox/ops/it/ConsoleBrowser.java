@@ -58,7 +58,12 @@ final class ConsoleBrowser {
         if (user != null && driver instanceof ChromeDriver) {
             url = url.replaceFirst("://", "://" + user + ":" + ConsoleHttp.passwordOf(user) + "@");
         }
-        driver.get(url);
+        try {
+            driver.get(url);
+        } catch (RuntimeException e) {
+            driver.quit(); // the test never gets it, so nothing else would end the browser
+            throw e;
+        }
         return driver;
     }
 
