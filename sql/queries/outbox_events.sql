@@ -171,6 +171,70 @@ WHERE processed_at IS NULL
   AND (sqlc.narg(created_from)::timestamptz IS NULL OR created_at >= sqlc.narg(created_from)::timestamptz)
   AND (sqlc.narg(created_to)::timestamptz IS NULL OR created_at < sqlc.narg(created_to)::timestamptz);
 
+-- The operator console (io.eeoutbox.relay.console): dead letters by a filter of event type, aggregate
+-- type, aggregate id, creation time range (from inclusive, to exclusive) and a piece of the last error
+-- (case-insensitive, taken literally: no wildcards); a NULL filter matches all. The three statements
+-- share the filter, so a retry changes exactly the rows the count showed (as of its own statement).
+
+-- name: CountOutboxDeadLettersMatching :one
+SELECT count(*)::bigint AS matching
+FROM outbox_events
+WHERE processed_at IS NULL
+  AND dead_at IS NOT NULL
+  AND (sqlc.narg(event_type)::varchar IS NULL OR event_type = sqlc.narg(event_type)::varchar)
+  AND (sqlc.narg(aggregate_type)::varchar IS NULL OR aggregate_type = sqlc.narg(aggregate_type)::varchar)
+  AND (sqlc.narg(aggregate_id)::varchar IS NULL OR aggregate_id = sqlc.narg(aggregate_id)::varchar)
+  AND (sqlc.narg(created_from)::timestamptz IS NULL OR created_at >= sqlc.narg(created_from)::timestamptz)
+  AND (sqlc.narg(created_to)::timestamptz IS NULL OR created_at < sqlc.narg(created_to)::timestamptz)
+  AND (sqlc.narg(error_text)::varchar IS NULL
+       OR strpos(lower(last_error), lower(sqlc.narg(error_text)::varchar)) > 0);
+
+-- name: ListOutboxDeadLettersMatching :many
+-- One page, in write order after the cursor after_seq (0: from the start); the payload as text, cut
+-- to payload_chars characters (FindOutboxEvent has it whole).
+SELECT id, seq, aggregate_type, aggregate_id, event_type, attempts, created_at, last_error, dead_at,
+       left(payload::text, @payload_chars::int)::text AS payload_head,
+       (length(payload::text) > @payload_chars::int)::boolean AS payload_cut
+FROM outbox_events
+WHERE processed_at IS NULL
+  AND dead_at IS NOT NULL
+  AND (sqlc.narg(event_type)::varchar IS NULL OR event_type = sqlc.narg(event_type)::varchar)
+  AND (sqlc.narg(aggregate_type)::varchar IS NULL OR aggregate_type = sqlc.narg(aggregate_type)::varchar)
+  AND (sqlc.narg(aggregate_id)::varchar IS NULL OR aggregate_id = sqlc.narg(aggregate_id)::varchar)
+  AND (sqlc.narg(created_from)::timestamptz IS NULL OR created_at >= sqlc.narg(created_from)::timestamptz)
+  AND (sqlc.narg(created_to)::timestamptz IS NULL OR created_at < sqlc.narg(created_to)::timestamptz)
+  AND (sqlc.narg(error_text)::varchar IS NULL
+       OR strpos(lower(last_error), lower(sqlc.narg(error_text)::varchar)) > 0)
+  AND seq > @after_seq::bigint
+ORDER BY seq
+LIMIT @max_rows::int;
+
+-- name: RetryOutboxDeadLettersMatching :execrows
+-- Makes every dead letter that matches the console's filter due again, with a fresh retry budget.
+UPDATE outbox_events
+SET attempts = 0,
+    retry_after = NULL,
+    dead_at = NULL
+WHERE processed_at IS NULL
+  AND dead_at IS NOT NULL
+  AND (sqlc.narg(event_type)::varchar IS NULL OR event_type = sqlc.narg(event_type)::varchar)
+  AND (sqlc.narg(aggregate_type)::varchar IS NULL OR aggregate_type = sqlc.narg(aggregate_type)::varchar)
+  AND (sqlc.narg(aggregate_id)::varchar IS NULL OR aggregate_id = sqlc.narg(aggregate_id)::varchar)
+  AND (sqlc.narg(created_from)::timestamptz IS NULL OR created_at >= sqlc.narg(created_from)::timestamptz)
+  AND (sqlc.narg(created_to)::timestamptz IS NULL OR created_at < sqlc.narg(created_to)::timestamptz)
+  AND (sqlc.narg(error_text)::varchar IS NULL
+       OR strpos(lower(last_error), lower(sqlc.narg(error_text)::varchar)) > 0);
+
+-- name: OutboxPendingByEventType :many
+-- Pending rows (dead letters not included) per event type, the largest first, with the oldest's age.
+SELECT event_type, count(*)::bigint AS pending, min(created_at)::timestamptz AS oldest_created_at
+FROM outbox_events
+WHERE processed_at IS NULL
+  AND dead_at IS NULL
+GROUP BY event_type
+ORDER BY pending DESC, event_type
+LIMIT @max_rows::int;
+
 -- name: DeleteProcessedOutboxEvents :one
 -- Cleanup: deletes at most batch_size published rows older than processed_before (oldest first)
 -- and returns how many; callers repeat while a batch was full.

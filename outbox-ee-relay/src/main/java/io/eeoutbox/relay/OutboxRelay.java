@@ -286,6 +286,7 @@ public final class OutboxRelay {
         return waiters.waiting() && awaitingWakeUp();
     }
 
+    public Instant brokerHeldUntil() { return drainLoop.brokerHoldUntil(); } // null: not waiting out a broker outage
     public RelayConfig config() {
         return config;
     }

@@ -27,16 +27,21 @@ final class OpsDeployment {
     }
 
     static WebArchive war() {
-        return ShrinkWrap.create(WebArchive.class, NAME)
+        return war(NAME, "ops-it");
+    }
+
+    /** The same WAR named {@code name}, with {@code web.xml} and the relay's settings from {@code resources}/. */
+    static WebArchive war(String name, String resources) {
+        return ShrinkWrap.create(WebArchive.class, name)
                 .addClass(OpsTestPublisher.class)
                 .addAsLibraries(library(OutboxService.class, "outbox-api.jar"),
                         library(JpaOutboxService.class, "outbox-jpa.jar"),
                         library(OutboxRelay.class, "outbox-ee-relay.jar"))
-                .setWebXML("ops-it/web.xml")
+                .setWebXML(resources + "/web.xml")
                 .addAsWebInfResource("ops-it/jboss-web.xml", "jboss-web.xml")
                 .addAsWebInfResource("ops-it/jboss-deployment-structure.xml", "jboss-deployment-structure.xml")
                 .addAsWebInfResource("ops-it/ibm-web-bnd.xml", "ibm-web-bnd.xml")
-                .addAsResource("ops-it/microprofile-config.properties", "META-INF/microprofile-config.properties");
+                .addAsResource(resources + "/microprofile-config.properties", "META-INF/microprofile-config.properties");
     }
 
     /** The module that holds {@code marker}: its jar, or its classes directory in a reactor build. */

@@ -50,6 +50,19 @@ final class OutboxDb {
         return instant("SELECT processed_at FROM outbox_events WHERE id = ?", id);
     }
 
+    /** A dead letter with the given payload (JSON) and last error, as the relay leaves one. */
+    static UUID insertDeadLetter(String eventType, String payloadJson, String lastError) throws SQLException {
+        try (Connection c = connect();
+             PreparedStatement ps = c.prepareStatement("INSERT INTO outbox_events (aggregate_type, aggregate_id, event_type,"
+                     + " payload, attempts, dead_at, last_error) VALUES ('ops-test', ?, ?, ?::jsonb, 2, now(), ?) RETURNING id")) {
+            ps.setString(1, UUID.randomUUID().toString());
+            ps.setString(2, eventType);
+            ps.setString(3, payloadJson);
+            ps.setString(4, lastError);
+            return single(ps);
+        }
+    }
+
     /** When the event became a dead letter, or empty. */
     static Optional<Instant> deadAt(UUID id) throws SQLException {
         return instant("SELECT dead_at FROM outbox_events WHERE id = ?", id);

@@ -59,7 +59,7 @@ enum ServerUnderTest {
         }
     };
 
-    /** The management user of both test servers (WildFly mgmt-users.properties, Liberty quickStartSecurity). */
+    /** The management user of both test servers (WildFly mgmt-users.properties, Liberty basicRegistry and administrator-role). */
     static final String ADMIN_USER = "outbox-admin";
     static final String ADMIN_PASSWORD = "outbox-admin-1";
     /** server.xml's outbox.keystore.password. */

@@ -134,6 +134,8 @@ public final class Demo {
         System.out.println("    curl -i -H 'Content-Type: application/json' -d '{\"status\":\"PAID\"}' " + base + "/api/orders/<id>/status");
         System.out.println("    curl " + base + "/api/orders/<id>");
         System.out.println("    curl " + base + "/api/projection/<id>");
+        System.out.println("  The operator console (docs/console.md): " + base + "/outbox-admin/");
+        System.out.println("    as outbox-admin / outbox-admin-1 (may act) or outbox-viewer / outbox-viewer-1 (reads)");
         System.out.println();
         System.out.println("  Database: " + database.url() + " (user " + database.user() + ")"
                 + (database.isEmbedded() ? ", embedded, removed on exit" : ""));

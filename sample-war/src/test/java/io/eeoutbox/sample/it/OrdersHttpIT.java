@@ -150,6 +150,27 @@ class OrdersHttpIT {
         assertTrue(body.getString("message").length() > 0, response.body());
     }
 
+    @Test
+    void theSamplesOperatorConsoleIsOnForItsRolesOnly() throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.URI session = java.net.URI.create(base.toString().replaceFirst("/?$", "") + "/outbox-admin/api/session");
+        int[] statuses = new int[3];
+        String[] users = {null, "outbox-norole", "outbox-viewer"};
+        String viewerBody = null;
+        for (int i = 0; i < users.length; i++) {
+            java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(session);
+            if (users[i] != null) {
+                b.header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
+                        (users[i] + ":" + users[i] + "-1").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            }
+            HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            statuses[i] = r.statusCode();
+            viewerBody = r.body();
+        }
+        assertEquals("401 403 200", statuses[0] + " " + statuses[1] + " " + statuses[2], "anonymous, no role, viewer");
+        assertEquals("outbox-viewer", Json.createReader(new StringReader(viewerBody)).readObject().getString("role"));
+    }
+
     private static JsonObject json(HttpResponse<String> response) {
         return Json.createReader(new StringReader(response.body())).readObject();
     }

@@ -25,6 +25,9 @@ public class OpsTestPublisher implements Publisher {
 
     public static final String REFUSED = "ops.refused";
 
+    /** Event types refused for now, as a broken downstream would; {@link Refusals} turns them on and off. */
+    static final java.util.Set<String> REFUSED_FOR_NOW = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     @Resource(lookup = "java:comp/DefaultJMSConnectionFactory")
     private ConnectionFactory connectionFactory;
 
@@ -52,7 +55,7 @@ public class OpsTestPublisher implements Publisher {
 
     @Override
     public void publish(OutboxMessage message) throws BrokerUnavailableException {
-        if (message.eventType().startsWith(REFUSED)) {
+        if (message.eventType().startsWith(REFUSED) || REFUSED_FOR_NOW.contains(message.eventType())) {
             throw new IllegalStateException("the test broker refuses events of type " + message.eventType());
         }
         JMSContext jms;

@@ -1,0 +1,110 @@
+package io.eeoutbox.relay.console;
+
+import io.eeoutbox.relay.console.ConsoleOperations.Backlog;
+import io.eeoutbox.relay.console.ConsoleOperations.DeadLetter;
+import io.eeoutbox.relay.console.ConsoleOperations.DeadLetterPage;
+import io.eeoutbox.relay.console.ConsoleOperations.Failure;
+import io.eeoutbox.relay.console.ConsoleOperations.PendingType;
+import io.eeoutbox.relay.console.ConsoleOperations.RelayView;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** The console API's answers as JSON: times ISO-8601 (UTC), ages in seconds. */
+final class ConsoleJson {
+
+    private ConsoleJson() {
+    }
+
+    static JsonObject overview(RelayView r, Backlog b, List<Failure> failures, Map<String, String> settings) {
+        JsonArrayBuilder types = Json.createArrayBuilder();
+        for (PendingType t : b.byType()) {
+            types.add(Json.createObjectBuilder().add("eventType", t.eventType()).add("pending", t.pending())
+                    .add("oldestAgeSeconds", t.oldestAge().toSeconds()));
+        }
+        JsonArrayBuilder fails = Json.createArrayBuilder();
+        for (Failure f : failures) {
+            JsonObjectBuilder o = Json.createObjectBuilder();
+            time(o, "at", f.at());
+            text(o, "eventId", f.attempt().eventId().toString());
+            text(o, "eventType", f.attempt().eventType());
+            text(o, "aggregateId", f.attempt().aggregateId());
+            fails.add(o.add("attempt", f.attempt().number()).add("error", f.error()).add("deadLettered", f.deadLettered()));
+        }
+        JsonObjectBuilder s = Json.createObjectBuilder();
+        settings.forEach(s::add);
+        JsonObjectBuilder backlog = Json.createObjectBuilder().add("pending", b.pending()).add("dead", b.dead())
+                .add("oldestPendingAgeSeconds", b.oldestPendingAge().toSeconds()).add("byEventType", types);
+        return Json.createObjectBuilder().add("relays", Json.createArrayBuilder().add(relay(r)))
+                .add("backlog", backlog).add("recentFailures", fails).add("settings", s).build();
+    }
+
+    static JsonObjectBuilder relay(RelayView r) {
+        JsonObjectBuilder o = Json.createObjectBuilder().add("name", r.name()).add("state", r.state())
+                .add("publisher", r.publisher()).add("listening", r.listening());
+        time(o, "lastLoopAt", r.activity().lastLoopAt());
+        if (r.activity().lastBatchMillis() == null) {
+            o.addNull("lastBatchMillis");
+        } else {
+            o.add("lastBatchMillis", r.activity().lastBatchMillis());
+        }
+        o.add("eventsPerSecond", Math.round(r.activity().eventsPerSecond() * 10) / 10.0);
+        JsonObjectBuilder c = Json.createObjectBuilder().add("published", r.counters().published())
+                .add("failed", r.counters().failed()).add("deadLettered", r.counters().deadLettered())
+                .add("batches", r.counters().batches());
+        text(c, "lastError", r.counters().lastError());
+        time(c, "lastErrorAt", r.counters().lastErrorAt());
+        return o.add("counters", c);
+    }
+
+    static JsonObject page(DeadLetterPage page, long matching) {
+        JsonArrayBuilder items = Json.createArrayBuilder();
+        for (DeadLetter d : page.items()) {
+            items.add(deadLetter(d));
+        }
+        JsonObjectBuilder o = Json.createObjectBuilder().add("items", items).add("matching", matching);
+        if (page.nextAfterSeq() == null) {
+            o.addNull("nextAfter");
+        } else {
+            o.add("nextAfter", page.nextAfterSeq());
+        }
+        return o.build();
+    }
+
+    static JsonObjectBuilder deadLetter(DeadLetter d) {
+        JsonObjectBuilder o = Json.createObjectBuilder().add("id", d.id().toString()).add("seq", d.seq())
+                .add("aggregateType", d.event().aggregateType()).add("aggregateId", d.event().aggregateId())
+                .add("eventType", d.event().eventType()).add("attempts", d.outcome().attempts());
+        time(o, "createdAt", d.event().createdAt());
+        time(o, "deadAt", d.outcome().deadAt());
+        text(o, "lastError", d.outcome().lastError());
+        text(o, "payload", d.payload());
+        return o.add("payloadCut", d.payloadCut());
+    }
+
+    static JsonObject error(String field, String message) {
+        JsonObjectBuilder o = Json.createObjectBuilder();
+        text(o, "field", field);
+        return o.add("error", message).build();
+    }
+
+    static void time(JsonObjectBuilder o, String name, Instant at) {
+        if (at == null) {
+            o.addNull(name);
+        } else {
+            o.add(name, at.toString());
+        }
+    }
+
+    static void text(JsonObjectBuilder o, String name, String value) {
+        if (value == null) {
+            o.addNull(name);
+        } else {
+            o.add(name, value);
+        }
+    }
+}

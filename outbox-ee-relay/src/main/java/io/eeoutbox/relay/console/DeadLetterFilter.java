@@ -1,0 +1,33 @@
+package io.eeoutbox.relay.console;
+
+import java.time.Instant;
+
+/**
+ * Which dead letters an operator means: each part is optional (null matches all). {@code createdFrom}
+ * is inclusive, {@code createdTo} exclusive; {@code errorText} is looked for in the last error,
+ * case-insensitively and literally.
+ */
+public record DeadLetterFilter(String eventType, String aggregateType, String aggregateId, Instant createdFrom,
+                               Instant createdTo, String errorText) {
+
+    public static final DeadLetterFilter ALL = new DeadLetterFilter(null, null, null, null, null, null);
+
+    /** For logs: the parts that are set. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("{");
+        part(sb, "eventType", eventType);
+        part(sb, "aggregateType", aggregateType);
+        part(sb, "aggregateId", aggregateId);
+        part(sb, "createdFrom", createdFrom);
+        part(sb, "createdTo", createdTo);
+        part(sb, "errorText", errorText);
+        return sb.append('}').toString();
+    }
+
+    private static void part(StringBuilder sb, String name, Object value) {
+        if (value != null) {
+            sb.append(sb.length() > 1 ? ", " : "").append(name).append('=').append(value);
+        }
+    }
+}

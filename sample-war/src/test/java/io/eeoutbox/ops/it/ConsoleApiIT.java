@@ -1,0 +1,120 @@
+package io.eeoutbox.ops.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.JsonObject;
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.util.Optional;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The console's JSON API as a script uses it: who may read and act, and bad input answered with a 4xx naming the
+ * field while nothing changes. Run on both servers by the {@code wildfly} and {@code liberty} profiles.
+ */
+@Tag("in-server")
+@ExtendWith(ArquillianExtension.class)
+class ConsoleApiIT {
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return ConsoleDeployment.war();
+    }
+
+    @ArquillianResource
+    URL app;
+
+    @Test
+    void whoMayReadAndAct() throws Exception {
+        assertEquals(401, new ConsoleHttp(app, null).get("api/overview").statusCode(), "anonymous");
+        assertEquals(403, new ConsoleHttp(app, ConsoleHttp.NO_ROLE).get("api/overview").statusCode(), "no role");
+        ConsoleHttp viewer = new ConsoleHttp(app, ConsoleHttp.VIEWER).signIn();
+        HttpResponse<String> overview = viewer.get("api/overview");
+        assertEquals(200, overview.statusCode(), overview.body());
+        String csp = overview.headers().firstValue("Content-Security-Policy").orElse("");
+        assertTrue(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), csp);
+        assertEquals(OpsDeployment.RELAY_NAME, ConsoleHttp.json(overview).getJsonArray("relays").getJsonObject(0)
+                .getString("name"));
+        assertEquals(403, viewer.post("api/relay/pause", "{}").statusCode(), "a viewer may not pause");
+        assertEquals("running", viewer.relayState());
+        ConsoleHttp admin = new ConsoleHttp(app, ConsoleHttp.ADMIN).signIn();
+        assertEquals(200, admin.post("api/relay/pause", "{}").statusCode());
+        assertEquals("paused", admin.relayState());
+        assertEquals(200, admin.post("api/relay/resume", "{}").statusCode());
+        assertEquals("running", admin.relayState());
+    }
+
+    @Test
+    void aDeadLetterIsCountedReadAndRetriedByFilter() throws Exception {
+        String type = "console.api-" + UUID.randomUUID().toString().substring(0, 8);
+        UUID a = OutboxDb.insertDeadLetter(type);
+        UUID b = OutboxDb.insertDeadLetter(type);
+        ConsoleHttp admin = new ConsoleHttp(app, ConsoleHttp.ADMIN).signIn();
+        JsonObject count = ConsoleHttp.json(admin.get("api/dead-letters/count?eventType=" + type + "&errorText=MADE+A+DEAD"));
+        assertEquals(2, count.getInt("matching"));
+        JsonObject page = ConsoleHttp.json(admin.get("api/dead-letters?eventType=" + type + "&limit=1"));
+        assertEquals(1, page.getJsonArray("items").size());
+        assertEquals(2, page.getInt("matching"));
+        JsonObject second = ConsoleHttp.json(admin.get("api/dead-letters?eventType=" + type + "&limit=1&after="
+                + page.getJsonNumber("nextAfter").longValue()));
+        assertEquals(b.toString(), second.getJsonArray("items").getJsonObject(0).getString("id"));
+        assertEquals("{\"test\": true}", ConsoleHttp.json(admin.get("api/dead-letters/" + a)).getString("payload"));
+
+        HttpResponse<String> retried = admin.post("api/dead-letters/retry", "{\"eventType\": \"" + type + "\"}");
+        assertEquals(200, retried.statusCode(), retried.body());
+        assertEquals(2, ConsoleHttp.json(retried).getInt("retried"));
+        Eventually.until(() -> OutboxDb.processedAt(a).isPresent() && OutboxDb.processedAt(b).isPresent(), done -> done,
+                "both retried dead letters to be published");
+    }
+
+    @Test
+    void badInputIsRefusedNamingTheFieldAndChangesNothing() throws Exception {
+        String type = "console.bad-" + UUID.randomUUID().toString().substring(0, 8);
+        UUID dead = OutboxDb.insertDeadLetter(type);
+        ConsoleHttp admin = new ConsoleHttp(app, ConsoleHttp.ADMIN).signIn();
+
+        refused(admin.get("api/dead-letters?limit=1000"), 400, "limit");
+        refused(admin.get("api/dead-letters?limit=ten"), 400, "limit");
+        refused(admin.get("api/dead-letters?after=-1"), 400, "after");
+        refused(admin.get("api/dead-letters?createdFrom=yesterday"), 400, "createdFrom");
+        refused(admin.get("api/dead-letters?createdFrom=2026-03-02&createdTo=2026-03-01"), 400, "createdTo");
+        refused(admin.get("api/dead-letters?evenType=" + type), 400, "evenType");
+        refused(admin.get("api/dead-letters/count?eventType=" + "x".repeat(101)), 400, "eventType");
+        refused(admin.get("api/dead-letters/not-a-uuid"), 400, "id");
+        refused(admin.get("api/dead-letters/" + UUID.randomUUID()), 404, "id");
+
+        refused(admin.post("api/dead-letters/" + UUID.randomUUID() + "/retry", "{}"), 404, "id");
+        refused(admin.post("api/dead-letters/not-a-uuid/retry", "{}"), 400, "id");
+        // a misspelt filter must not widen a retry to every dead letter
+        refused(admin.post("api/dead-letters/retry", "{\"evenType\": \"" + type + "\"}"), 400, "evenType");
+        refused(admin.post("api/dead-letters/retry", "{\"eventType\": 42}"), 400, "eventType");
+        refused(admin.post("api/dead-letters/retry", "{\"eventType\": "), 400, "body");
+        refused(admin.post("api/dead-letters/retry", "text/plain", "{\"eventType\": \"" + type + "\"}", true), 415,
+                "Content-Type");
+        refused(admin.post("api/dead-letters/retry", "application/json", "{\"eventType\": \"" + type + "\"}", false), 403,
+                "X-Outbox-Csrf");
+        refused(admin.post("api/purge", "{\"olderThan\": \"-P1D\"}"), 400, "olderThan");
+        refused(admin.post("api/purge", "{\"olderThan\": \"a week\"}"), 400, "olderThan");
+        refused(admin.post("api/purge", "{}"), 400, "olderThan");
+        refused(admin.post("api/relay/pause", "{\"now\": \"yes\"}"), 400, "now");
+
+        assertTrue(OutboxDb.deadAt(dead).isPresent(), "the dead letter is still one");
+        assertEquals(Optional.empty(), OutboxDb.processedAt(dead));
+        assertEquals("running", admin.relayState(), "nothing paused the relay");
+    }
+
+    private static void refused(HttpResponse<String> r, int status, String field) {
+        assertEquals(status, r.statusCode(), r.request().uri() + ": " + r.body());
+        JsonObject body = ConsoleHttp.json(r);
+        assertEquals(field, body.getString("field"), r.body());
+        assertTrue(body.getString("error").contains(field), r.body());
+    }
+}

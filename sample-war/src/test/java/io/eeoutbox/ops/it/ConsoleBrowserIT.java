@@ -1,0 +1,201 @@
+package io.eeoutbox.ops.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The operator console in a real browser (headless Chromium, else HtmlUnit: {@link ConsoleBrowser}), as an operator
+ * uses it: a viewer reads and cannot act, an admin sees a poison event become a dead letter, retries it by filter
+ * after the downstream is repaired and sees it published, pauses and resumes the relay; anonymous is refused.
+ * Run on both servers by the {@code wildfly} and {@code liberty} profiles.
+ */
+@Tag("in-server")
+@ExtendWith(ArquillianExtension.class)
+class ConsoleBrowserIT {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+    private static final Path PROFILES = Path.of("target", "console-browser");
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return ConsoleDeployment.war();
+    }
+
+    @ArquillianResource
+    URL app;
+
+    private WebDriver browser;
+
+    @AfterEach
+    void close() throws Exception {
+        if (browser != null) {
+            browser.quit();
+        }
+        ConsoleHttp admin = new ConsoleHttp(app, ConsoleHttp.ADMIN).signIn();
+        if ("paused".equals(admin.relayState())) {
+            admin.post("api/relay/resume", "{}");
+        }
+    }
+
+    @Test
+    void anonymousIsRefused() throws Exception {
+        browser = ConsoleBrowser.openConsole(PROFILES, new ConsoleHttp(app, null).console, null);
+        // the page source, not an element look-up: a server's 401 answer may not be HTML at all
+        assertFalse(browser.getPageSource().contains("ee-outbox console"), "no console for anonymous: " + page());
+        assertEquals(401, new ConsoleHttp(app, null).get("").statusCode());
+        assertEquals(401, new ConsoleHttp(app, null).get("api/overview").statusCode());
+    }
+
+    @Test
+    void aViewerReadsButNoActionWorks() throws Exception {
+        ConsoleHttp viewer = new ConsoleHttp(app, ConsoleHttp.VIEWER);
+        browser = ConsoleBrowser.openConsole(PROFILES, viewer.console, ConsoleHttp.VIEWER);
+        waitFor(() -> text("user").equals(ConsoleHttp.VIEWER), "the page to show the signed-in viewer");
+        waitFor(() -> text("relay-state").equals("running"), "the relay's state");
+        assertTrue(browser.findElement(By.id("read-only")).isDisplayed(), "the read-only note");
+        // read in one script: the page rebuilds the dead letters' rows (and their Retry buttons) every refresh
+        Object enabled = ((JavascriptExecutor) browser).executeScript("var n = 0, on = [];"
+                + "var all = document.querySelectorAll('button.act');"
+                + "for (var i = 0; i < all.length; i++) { n++; if (!all[i].disabled) { on.push(all[i].textContent); } }"
+                + "return n + ':' + on.join(',');");
+        assertTrue(String.valueOf(enabled).matches("[1-9][0-9]*:"), "every action button disabled: " + enabled);
+        // A forged POST from the viewer's own page, with a valid CSRF token: refused for want of the role.
+        Object status = ((JavascriptExecutor) browser).executeAsyncScript(
+                "var done = arguments[arguments.length - 1];"
+                + "var base = location.protocol + '//' + location.host + location.pathname;"
+                + "var s = new XMLHttpRequest(); s.open('GET', base + 'api/session');"
+                + "s.onload = function () { var t = JSON.parse(s.responseText);"
+                + "  var x = new XMLHttpRequest(); x.open('POST', base + 'api/relay/pause');"
+                + "  x.setRequestHeader('Content-Type', 'application/json'); x.setRequestHeader(t.csrfHeader, t.csrfToken);"
+                + "  x.onload = function () { done(x.status); }; x.send('{}'); };"
+                + "s.send();");
+        assertEquals(403L, ((Number) status).longValue(), "a viewer's POST");
+        assertEquals("running", new ConsoleHttp(app, ConsoleHttp.ADMIN).relayState(), "nothing paused the relay");
+    }
+
+    @Test
+    void anAdminRetriesAPoisonEventByFilterAndPausesAndResumesTheRelay() throws Exception {
+        ConsoleHttp script = new ConsoleHttp(app, null);
+        String type = "console.poison-" + UUID.randomUUID().toString().substring(0, 8);
+        refuse(type, true);
+        UUID id;
+        try {
+            id = OutboxDb.recordEvent(type);
+            Eventually.until(() -> OutboxDb.deadAt(id), Optional::isPresent, "the refused event to become a dead letter");
+        } finally {
+            refuse(type, false); // the downstream is repaired: a retry can now succeed
+        }
+
+        browser = ConsoleBrowser.openConsole(PROFILES, script.console, ConsoleHttp.ADMIN);
+        waitFor(() -> text("user").equals(ConsoleHttp.ADMIN), "the page to show the signed-in admin");
+        browser.findElement(By.id("f-eventType")).sendKeys(type);
+        browser.findElement(By.id("apply-filter")).click();
+        By row = By.cssSelector("#dead-letters tr[data-id='" + id + "']");
+        waitFor(() -> textOf(row).contains(type) && textOf(row).contains("\"test\": true"),
+                "the dead letter in the list, with its type and payload");
+        waitFor(() -> !text("relay-state").isEmpty(), "the relay's table");
+        screenshot();
+
+        browser.findElement(By.id("retry-matching")).click();
+        waitFor(() -> browser.findElement(By.id("confirm")).isDisplayed(), "the confirmation");
+        assertEquals("1 dead letters match this filter. Retry them?", text("confirm-text"));
+        browser.findElement(By.id("confirm-yes")).click();
+        waitFor(() -> text("message").equals("1 dead letters retried."), "the retry's answer");
+        Eventually.until(() -> OutboxDb.processedAt(id), Optional::isPresent, "the retried event to be published");
+        waitFor(() -> browser.findElements(row).isEmpty(), "the dead letter to leave the list");
+
+        browser.findElement(By.id("pause")).click();
+        waitFor(() -> text("relay-state").equals("paused"), "the relay shown paused");
+        assertEquals("paused", new ConsoleHttp(app, ConsoleHttp.ADMIN).relayState());
+        browser.findElement(By.id("resume")).click();
+        waitFor(() -> text("relay-state").equals("running"), "the relay shown running");
+    }
+
+    @Test
+    void payloadsAndErrorsAreShownAsText() throws Exception {
+        String type = "console.markup-" + UUID.randomUUID().toString().substring(0, 8);
+        UUID id = OutboxDb.insertDeadLetter(type, "{\"note\": \"<img src=x id=injected>\"}",
+                "java.lang.IllegalStateException: <b id=bold>refused</b>");
+        browser = ConsoleBrowser.openConsole(PROFILES, new ConsoleHttp(app, null).console, ConsoleHttp.ADMIN);
+        waitFor(() -> text("user").equals(ConsoleHttp.ADMIN), "the page to show the signed-in admin");
+        browser.findElement(By.id("f-eventType")).sendKeys(type);
+        browser.findElement(By.id("apply-filter")).click();
+        By row = By.cssSelector("#dead-letters tr[data-id='" + id + "']");
+        waitFor(() -> textOf(row).contains("<img src=x id=injected>") && textOf(row).contains("<b id=bold>refused</b>"),
+                "the dead letter in the list, its payload and error as text");
+        assertTrue(browser.findElements(By.id("injected")).isEmpty() && browser.findElements(By.id("bold")).isEmpty(),
+                "no markup from the data became an element");
+    }
+
+    private void refuse(String type, boolean on) throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.URI uri = java.net.URI.create(ConsoleHttp.slash(app) + "test/refusals?type=" + type);
+        java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(uri);
+        b = on ? b.POST(java.net.http.HttpRequest.BodyPublishers.noBody()) : b.DELETE();
+        assertEquals(204, http.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode());
+    }
+
+    private void screenshot() throws Exception {
+        if (browser instanceof ChromeDriver chrome) {
+            Path docs = Path.of(System.getProperty("basedir", "."), "..", "docs");
+            if (Files.isDirectory(docs)) {
+                Files.write(docs.resolve("console.png"), ((TakesScreenshot) chrome).getScreenshotAs(OutputType.BYTES));
+            }
+        }
+    }
+
+    private String text(String id) {
+        return textOf(By.id(id));
+    }
+
+    /** The element's text, or "" while there is none; the page rebuilds its tables every refresh. */
+    private String textOf(By by) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                List<WebElement> found = browser.findElements(by);
+                return found.isEmpty() ? "" : found.get(0).getText().strip();
+            } catch (StaleElementReferenceException replaced) {
+                if (attempt == 5) {
+                    return "";
+                }
+            }
+        }
+    }
+
+    private String page() {
+        String source = browser.getPageSource();
+        return source.length() > 500 ? source.substring(0, 500) : source;
+    }
+
+    private void waitFor(java.util.function.BooleanSupplier condition, String what) {
+        new WebDriverWait(browser, PATIENCE).withMessage(() -> what + "; at " + browser.getCurrentUrl() + " with cookies "
+                + browser.manage().getCookies() + "; message: " + text("message") + "; page: " + page())
+                .until(d -> condition.getAsBoolean());
+    }
+}
