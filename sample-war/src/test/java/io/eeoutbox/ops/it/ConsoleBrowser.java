@@ -30,6 +30,10 @@ final class ConsoleBrowser {
 
     static boolean chromium() {
         String wanted = System.getProperty("console.browser", "auto");
+        String fromEnvironment = System.getenv("OUTBOX_CONSOLE_BROWSER"); // .ci/run sets it: chromium required
+        if ("auto".equals(wanted) && fromEnvironment != null && !fromEnvironment.isBlank()) {
+            wanted = fromEnvironment.strip();
+        }
         boolean installed = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
         switch (wanted) {
             case "chromium":
