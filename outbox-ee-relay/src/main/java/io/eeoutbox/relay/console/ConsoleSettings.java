@@ -1,6 +1,8 @@
 package io.eeoutbox.relay.console;
 
-import java.util.Locale;
+import io.eeoutbox.relay.config.Setting;
+import io.eeoutbox.relay.config.SettingValues;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -16,36 +18,31 @@ import java.util.regex.Pattern;
  */
 public record ConsoleSettings(boolean enabled, String path) {
 
-    public static final String ENABLED = "outbox.console.enabled";
-    public static final String PATH = "outbox.console.path";
     public static final String DEFAULT_PATH = "/outbox-admin/";
 
-    private static final Pattern SEGMENTS = Pattern.compile("(/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+/");
+    public static final Setting<Boolean> ENABLED_SETTING = Setting.flag("outbox.console.enabled", false,
+            "serve the operator console in this application");
+    public static final Setting<String> PATH_SETTING = Setting.text("outbox.console.path", DEFAULT_PATH,
+            Pattern.compile("(/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+/?"), "a path such as " + DEFAULT_PATH + ": segments of"
+                    + " letters, digits, '.', '_', '~' and '-', starting with '/', not the application's root, no '.' or"
+                    + " '..' segments", "where the console is served, within the application");
+    /** The console's settings, in the order docs/console.md lists them. */
+    public static final List<Setting<?>> ALL = List.of(ENABLED_SETTING, PATH_SETTING);
+
+    public static final String ENABLED = ENABLED_SETTING.key();
+    public static final String PATH = PATH_SETTING.key();
 
     public static ConsoleSettings load(Function<String, Optional<String>> lookup) {
-        boolean enabled = lookup.apply(ENABLED).map(String::strip).map(v -> bool(ENABLED, v)).orElse(false);
-        String path = lookup.apply(PATH).map(String::strip).filter(v -> !v.isEmpty()).map(ConsoleSettings::path)
-                .orElse(DEFAULT_PATH);
-        return new ConsoleSettings(enabled, path);
+        SettingValues values = SettingValues.load(ALL, lookup);
+        return new ConsoleSettings(values.get(ENABLED_SETTING), withSlash(values.get(PATH_SETTING)));
     }
 
-    static boolean bool(String key, String value) {
-        return switch (value.toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException("invalid configuration: " + key + "=" + value
-                    + " (allowed: true or false)");
-        };
-    }
-
-    /** A path of one or more segments of letters, digits and {@code . _ ~ -}; a missing trailing slash is added. */
+    /** A path as configured (checked by its declaration), with the trailing slash added when it is missing. */
     static String path(String value) {
-        String p = value.endsWith("/") ? value : value + "/";
-        if (!SEGMENTS.matcher(p).matches() || p.contains("/./") || p.contains("/../") || p.contains("//")) {
-            throw new IllegalArgumentException("invalid configuration: " + PATH + "=" + value
-                    + " (allowed: a path such as " + DEFAULT_PATH + ": segments of letters, digits, '.', '_', '~' and '-',"
-                    + " starting with '/', not the application's root, no '.' or '..' segments)");
-        }
-        return p;
+        return withSlash(PATH_SETTING.parse(value));
+    }
+
+    private static String withSlash(String p) {
+        return p.endsWith("/") ? p : p + "/";
     }
 }

@@ -2,6 +2,7 @@ package io.eeoutbox.relay.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eeoutbox.relay.console.ConsoleSettings;
 import io.eeoutbox.relay.ee.ResourceNames;
 import io.eeoutbox.relay.kafka.KafkaSettings;
 import io.eeoutbox.relay.ops.OpsConfig;
@@ -40,12 +41,18 @@ class ConfigurationDocsTest {
     }
 
     @Test
+    void theConsoleTableIsTheDeclaredSettings() throws IOException {
+        check(ROOT.resolve("docs/console.md"), "console", ConsoleSettings.ALL);
+    }
+
+    @Test
     void everyKeyIsDeclaredOnce() {
         List<String> keys = new ArrayList<>();
-        for (List<Setting<?>> group : List.of(RelaySettings.ALL, ResourceNames.ALL, OpsConfig.ALL, KafkaSettings.ALL)) {
+        for (List<Setting<?>> group : List.of(RelaySettings.ALL, ResourceNames.ALL, OpsConfig.ALL, KafkaSettings.ALL,
+                ConsoleSettings.ALL)) {
             group.forEach(s -> keys.add(s.key()));
         }
-        assertThat(keys).doesNotHaveDuplicates().allMatch(k -> k.matches("outbox\\.relay\\.[a-z0-9.-]+"));
+        assertThat(keys).doesNotHaveDuplicates().allMatch(k -> k.matches("outbox\\.(relay|console)\\.[a-z0-9.-]+"));
     }
 
     static String table(List<Setting<?>> settings) {
