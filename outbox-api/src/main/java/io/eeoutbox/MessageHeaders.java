@@ -39,6 +39,15 @@ public final class MessageHeaders {
      */
     public static final String ARTEMIS_DUPLICATE_ID = "_AMQ_DUPL_ID";
 
+    /**
+     * The W3C {@code traceparent} of the code that recorded the event (see {@link TraceContext}); absent when no
+     * OpenTelemetry span was active then. A consumer continues the writer's trace from it.
+     */
+    public static final String TRACEPARENT = "traceparent";
+
+    /** The W3C {@code tracestate} that came with {@link #TRACEPARENT}; absent when there was none. */
+    public static final String TRACESTATE = "tracestate";
+
     private MessageHeaders() {
     }
 }

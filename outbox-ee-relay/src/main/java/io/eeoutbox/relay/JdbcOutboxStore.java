@@ -288,8 +288,9 @@ public final class JdbcOutboxStore implements OutboxStore {
                 completed = r.completed();
                 if (r.id() != null) {
                     payloadBytes += r.payloadBytes();
-                    messages.add(new OutboxMessage(r.id(), r.seq(), r.aggregateType(), r.aggregateId(), r.eventType(),
-                            r.payload(), r.createdAt(), r.attempts() + 1));
+                    messages.add(new OutboxMessage(r.id(), r.seq(), r.eventType(), r.payload(),
+                            new OutboxMessage.Aggregate(r.aggregateType(), r.aggregateId()),
+                            OutboxMessage.Delivery.of(r.createdAt(), r.attempts() + 1)));
                 }
             }
             return new CompletedAndClaimed(completed, messages, Claimed.full(next, messages.size(), payloadBytes));
