@@ -1,6 +1,7 @@
 package io.eeoutbox.relay;
 
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.TraceContext;
 import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchParams;
 import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchRow;
 import io.eeoutbox.jpa.generated.DeadLetterExhaustedOutboxEventsParams;
@@ -290,7 +291,8 @@ public final class JdbcOutboxStore implements OutboxStore {
                     payloadBytes += r.payloadBytes();
                     messages.add(new OutboxMessage(r.id(), r.seq(), r.eventType(), r.payload(),
                             new OutboxMessage.Aggregate(r.aggregateType(), r.aggregateId()),
-                            OutboxMessage.Delivery.of(r.createdAt(), r.attempts() + 1)));
+                            new OutboxMessage.Delivery(r.createdAt(), r.attempts() + 1,
+                                    TraceContext.fromStoredTextOrNull(r.tracingspancontext(), r.id()))));
                 }
             }
             return new CompletedAndClaimed(completed, messages, Claimed.full(next, messages.size(), payloadBytes));
