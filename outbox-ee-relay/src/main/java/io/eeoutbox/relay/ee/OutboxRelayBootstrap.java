@@ -4,6 +4,7 @@ import io.eeoutbox.relay.CompositeRelayListener;
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.RelayConfig;
 import io.eeoutbox.relay.jms.JmsPublisher;
+import io.eeoutbox.relay.trace.PublishTracing;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
 import jakarta.annotation.PreDestroy;
@@ -101,7 +102,7 @@ public class OutboxRelayBootstrap {
             ThreadFactory threads = config.notifyEnabled()
                     ? lookup(jndi, config.threadFactory(), ThreadFactory.class, RelayConfig.THREAD_FACTORY)
                     : null;
-            Publisher publisher = publisher(jndi, config);
+            Publisher publisher = PublishTracing.wrap(publisher(jndi, config));
             List<RelayListener> all = new ArrayList<>();
             for (RelayListener l : listeners) {
                 all.add(l);

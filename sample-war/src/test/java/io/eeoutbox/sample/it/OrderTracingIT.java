@@ -29,8 +29,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * One trace from the HTTP request to the consumer, on each server with its OpenTelemetry (MicroProfile Telemetry):
  * the test calls {@code POST /api/orders} as a traced client would, with a {@code traceparent} of its own; the
- * server's REST span continues that trace while the order's event is recorded; the relay sends the stored context
- * with the message; and the consumer's span (the message-driven bean) carries the same trace id. An event written
+ * server's REST span continues that trace while the order's event is recorded; the relay publishes it in a PRODUCER
+ * span, a child of that context, and sends the producer span's context with the message; and the consumer's span
+ * (the message-driven bean) carries the same trace id. An event written
  * outside any trace reaches the consumer without a {@code traceparent}. Read from the database the server shares
  * with the test JVM: what the event row stored, what the consumer received and which trace its span was in.
  */
@@ -65,7 +66,10 @@ class OrderTracingIT {
                 "its parent is the server's own span for the request, a child of the caller's");
 
         String[] consumed = consumed(orderId);
-        assertEquals(stored.traceparent(), consumed[0], "the message's traceparent is the stored one");
+        TraceContext received = TraceContext.of(consumed[0]);
+        assertEquals(traceId, received.traceId(), "the message carries the request's trace");
+        assertNotEquals(stored.parentId(), received.parentId(),
+                "its parent is the relay's producer span, a child of the recording span");
         assertEquals(traceId, consumed[1], "the consumer's span is in the request's trace");
     }
 
