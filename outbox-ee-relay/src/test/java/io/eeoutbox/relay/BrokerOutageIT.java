@@ -1,5 +1,7 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.MessageHeaders;
@@ -64,9 +66,9 @@ class BrokerOutageIT {
             }
         };
         relay = OutboxRelay.builder()
-                .config(RelayIt.config("outage").batchSize(50).maxAttempts(2)
-                        .backoffInitial(Duration.ofMillis(50)).backoffMax(Duration.ofMillis(400))
-                        .pollInterval(Duration.ofMillis(100)).build())
+                .config(RelayIt.config("outage").set(RelaySettings.BATCH_SIZE, 50).set(RelaySettings.MAX_ATTEMPTS, 2)
+                        .set(RelaySettings.BACKOFF_INITIAL, Duration.ofMillis(50)).set(RelaySettings.BACKOFF_MAX, Duration.ofMillis(400))
+                        .set(RelaySettings.POLL_INTERVAL, Duration.ofMillis(100)).build())
                 .dataSource(db.dataSource()).executor(executor).publisher(publisher).listener(listener).build();
 
         broker.stop();

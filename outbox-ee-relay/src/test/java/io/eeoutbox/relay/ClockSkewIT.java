@@ -1,5 +1,9 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
+import io.eeoutbox.relay.config.RelayConfig;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.OutboxMessage;
@@ -106,9 +110,9 @@ class ClockSkewIT {
     void relaysWithClocksOneMinuteApartNeverPublishTheSameEventTwice() throws Exception {
         RecordingPublisher ahead = slowBroker();
         RecordingPublisher behind = slowBroker();
-        RelayConfig config = RelayIt.config("x").batchSize(50).lease(Duration.ofSeconds(60)).build();
-        relay(config.toBuilder().name("ahead").build(), ahead, SKEW).start();
-        relay(config.toBuilder().name("behind").build(), behind, SKEW.negated()).start();
+        RelayConfig config = RelayIt.config("x").set(RelaySettings.BATCH_SIZE, 50).set(RelaySettings.LEASE, Duration.ofSeconds(60)).build();
+        relay(config.toBuilder().set(RelaySettings.NAME, "ahead").build(), ahead, SKEW).start();
+        relay(config.toBuilder().set(RelaySettings.NAME, "behind").build(), behind, SKEW.negated()).start();
 
         List<UUID> written = produce(6000, 500).get();
         RelayIt.await(Duration.ofSeconds(90), "all rows published", () -> RelayIt.pending(db) == 0);
@@ -143,11 +147,11 @@ class ClockSkewIT {
                 accepted.add(message);
             }
         }
-        RelayConfig config = RelayIt.config("x").ordered(true).batchSize(20).lease(Duration.ofSeconds(60)).build();
+        RelayConfig config = RelayIt.config("x").set(RelaySettings.ORDERED, true).set(RelaySettings.BATCH_SIZE, 20).set(RelaySettings.LEASE, Duration.ofSeconds(60)).build();
         Broker a = new Broker();
         Broker b = new Broker();
-        relay(config.toBuilder().name("ordered-ahead").build(), a, SKEW).start();
-        relay(config.toBuilder().name("ordered-behind").build(), b, SKEW.negated()).start();
+        relay(config.toBuilder().set(RelaySettings.NAME, "ordered-ahead").build(), a, SKEW).start();
+        relay(config.toBuilder().set(RelaySettings.NAME, "ordered-behind").build(), b, SKEW.negated()).start();
 
         List<UUID> written = produce(2000, 40).get();
         RelayIt.await(Duration.ofSeconds(90), "all rows published", () -> RelayIt.pending(db) == 0);
@@ -177,12 +181,12 @@ class ClockSkewIT {
             }
         }
         // A retry is found by a claim from the head of the outbox, at most one rescan interval after it is due.
-        RelayConfig config = RelayIt.config("x").batchSize(5).backoffInitial(backoff).backoffMax(backoff)
-                .backoffJitter(0).pollInterval(Duration.ofMillis(50)).claimRescanInterval(Duration.ofMillis(250)).build();
+        RelayConfig config = RelayIt.config("x").set(RelaySettings.BATCH_SIZE, 5).set(RelaySettings.BACKOFF_INITIAL, backoff).set(RelaySettings.BACKOFF_MAX, backoff)
+                .set(RelaySettings.BACKOFF_JITTER, 0.0).set(RelaySettings.POLL_INTERVAL, Duration.ofMillis(50)).set(RelaySettings.CLAIM_RESCAN_INTERVAL, Duration.ofMillis(250)).build();
         FailingOnce a = new FailingOnce();
         FailingOnce b = new FailingOnce();
-        relay(config.toBuilder().name("backoff-ahead").build(), a, SKEW).start();
-        relay(config.toBuilder().name("backoff-behind").build(), b, SKEW.negated()).start();
+        relay(config.toBuilder().set(RelaySettings.NAME, "backoff-ahead").build(), a, SKEW).start();
+        relay(config.toBuilder().set(RelaySettings.NAME, "backoff-behind").build(), b, SKEW.negated()).start();
 
         // One event per transaction, a few milliseconds apart: each relay fails some and retries some.
         List<UUID> ids = new ArrayList<>();

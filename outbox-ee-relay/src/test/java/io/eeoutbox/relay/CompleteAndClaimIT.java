@@ -1,5 +1,11 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
+import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.store.JdbcOutboxStore;
+import io.eeoutbox.relay.store.OutboxStore;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -46,7 +52,8 @@ class CompleteAndClaimIT {
 
     private static OutboxStore.Claim claim(int batchSize, boolean ordered) {
         Instant now = Instant.now();
-        return new OutboxStore.Claim(UUID.randomUUID(), now, now.plus(Duration.ofMinutes(1)), 10, batchSize, 1 << 20, ordered);
+        return new OutboxStore.Claim(UUID.randomUUID(), now, now.plus(Duration.ofMinutes(1)),
+                new OutboxStore.ClaimLimits(10, batchSize, 1 << 20, ordered));
     }
 
     private static List<UUID> ids(List<OutboxMessage> messages) {
@@ -100,7 +107,8 @@ class CompleteAndClaimIT {
             OutboxStore.Claim first = claim(10, false);
             List<OutboxMessage> a = s.claim(first).messages();
             Instant now = Instant.now();
-            OutboxStore.Claim refused = new OutboxStore.Claim(poisoned, now, now.plusSeconds(60), 10, 10, 1 << 20, false);
+            OutboxStore.Claim refused = new OutboxStore.Claim(poisoned, now, now.plusSeconds(60),
+                    new OutboxStore.ClaimLimits(10, 10, 1 << 20, false));
 
             assertThatThrownBy(() -> s.completeAndClaim(CompletionMode.MARK, ids(a), first.token(), refused))
                     .isInstanceOf(SQLException.class).hasMessageContaining("claim refused");
@@ -160,15 +168,15 @@ class CompleteAndClaimIT {
         Instant now = Instant.now();
         try (OutboxStore.Session s = store.open()) {
             // Two rows fit below the budget, the third crosses it: three rows, and the claim counts as full.
-            OutboxStore.Claimed three = s.claim(new OutboxStore.Claim(UUID.randomUUID(), now, now.plusSeconds(60), 10, 100,
-                    (int) (2 * rowBytes + 1), false));
+            OutboxStore.Claimed three = s.claim(new OutboxStore.Claim(UUID.randomUUID(), now, now.plusSeconds(60),
+                    new OutboxStore.ClaimLimits(10, 100, (int) (2 * rowBytes + 1), false)));
             assertThat(three.messages()).hasSize(3);
             assertThat(three.full()).as("cut by bytes, so more may be due").isTrue();
             assertThat(sorted(three.messages())).extracting(OutboxMessage::aggregateId).containsExactly("o1", "o2", "o3");
 
             // A budget below one row still takes the oldest due row, alone (ordered mode too).
-            OutboxStore.Claimed one = s.claim(new OutboxStore.Claim(UUID.randomUUID(), now, now.plusSeconds(60), 10, 100,
-                    1, true));
+            OutboxStore.Claimed one = s.claim(new OutboxStore.Claim(UUID.randomUUID(), now, now.plusSeconds(60),
+                    new OutboxStore.ClaimLimits(10, 100, 1, true)));
             assertThat(one.messages()).extracting(OutboxMessage::aggregateId).containsExactly("o4");
             assertThat(one.full()).isTrue();
 
@@ -190,7 +198,7 @@ class CompleteAndClaimIT {
         RecordingPublisher a = new RecordingPublisher();
         RecordingPublisher b = new RecordingPublisher();
         for (RecordingPublisher p : List.of(a, b)) {
-            OutboxRelay r = OutboxRelay.builder().config(RelayIt.config("fused-" + relays.size()).batchSize(50).build())
+            OutboxRelay r = OutboxRelay.builder().config(RelayIt.config("fused-" + relays.size()).set(RelaySettings.BATCH_SIZE, 50).build())
                     .dataSource(db.dataSource()).executor(executor).publisher(p).pipelined(false).build();
             relays.add(r);
             r.start();

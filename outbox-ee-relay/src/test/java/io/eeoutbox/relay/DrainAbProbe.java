@@ -1,5 +1,9 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
+import io.eeoutbox.relay.config.RelayConfig;
+
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
@@ -37,7 +41,7 @@ public final class DrainAbProbe {
         String label = System.getProperty("probe.label", "");
         Map<String, String> keys = new HashMap<>();
         System.getProperties().forEach((k, v) -> {
-            if (k.toString().startsWith(RelayConfig.PREFIX)) {
+            if (k.toString().startsWith("outbox.relay.")) {
                 keys.put(k.toString(), v.toString());
             }
         });
@@ -75,9 +79,9 @@ public final class DrainAbProbe {
                 }
             };
             Map<String, String> all = new HashMap<>(keys);
-            all.put(RelayConfig.NAME, "probe");
-            all.put(RelayConfig.NOTIFY_ENABLED, "false");
-            all.put(RelayConfig.POLL_INTERVAL, "PT30S");
+            all.put(RelaySettings.NAME.key(), "probe");
+            all.put(RelaySettings.NOTIFY_ENABLED.key(), "false");
+            all.put(RelaySettings.POLL_INTERVAL.key(), "PT30S");
             RelayConfig config = RelayConfig.load(k -> Optional.ofNullable(all.get(k)));
             ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
             OutboxRelay relay = OutboxRelay.builder().config(config).dataSource(db.dataSource()).executor(executor)

@@ -1,5 +1,10 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
+import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.config.RelayConfig;
+
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
@@ -55,8 +60,8 @@ public final class DrainRateProbe {
         };
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
         OutboxRelay relay = OutboxRelay.builder()
-                .config(RelayConfig.builder().name("probe").notifyEnabled(false).batchSize(batchSize).completion(mode)
-                        .pollInterval(Duration.ofSeconds(30)).build())
+                .config(RelayConfig.builder().set(RelaySettings.NAME, "probe").set(RelaySettings.NOTIFY_ENABLED, false).set(RelaySettings.BATCH_SIZE, batchSize).set(RelaySettings.COMPLETION, mode)
+                        .set(RelaySettings.POLL_INTERVAL, Duration.ofSeconds(30)).build())
                 .dataSource(db.dataSource()).executor(executor).publisher(noop).listener(counter).pipelined(pipelined).build();
         long start = System.nanoTime();
         relay.start();

@@ -1,5 +1,13 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
+import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.store.OutboxStore;
+
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.store.JdbcOutboxStore;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
@@ -102,10 +110,10 @@ class HeldSnapshotIT {
     void theDrainKeepsUpAndClaimsStayFastWhileASnapshotIsHeld() throws Exception {
         int rate = Integer.getInteger("held-snapshot.rate", 1000);
         Duration hold = hold();
-        RelayConfig.Builder config = RelayIt.config("held-snapshot").batchSize(100);
+        RelayConfig.Builder config = RelayIt.config("held-snapshot").set(RelaySettings.BATCH_SIZE, 100);
         String rescan = System.getProperty("held-snapshot.rescan-interval");
         if (rescan != null && !rescan.isBlank()) {
-            config.claimRescanInterval(Duration.parse(rescan.trim()));
+            config.set(RelaySettings.CLAIM_RESCAN_INTERVAL, Duration.parse(rescan.trim()));
         }
         TimedStore store = new TimedStore(new JdbcOutboxStore(db.dataSource()));
         RecordingPublisher publisher = new RecordingPublisher();

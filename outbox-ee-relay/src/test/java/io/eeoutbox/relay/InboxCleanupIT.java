@@ -1,5 +1,11 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.ops.RelayAdministration;
+
+import io.eeoutbox.relay.config.RelaySettings;
+
+import io.eeoutbox.relay.cleanup.OutboxCleaner;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
@@ -60,7 +66,7 @@ class InboxCleanupIT {
         inbox("projection", 25, Duration.ofDays(31));
         inbox("projection", 5, Duration.ofDays(29));
         inbox("billing", 4, Duration.ofDays(40));
-        relay = OutboxRelay.builder().config(RelayIt.config("inbox-cleaner").cleanupBatchSize(7).build())
+        relay = OutboxRelay.builder().config(RelayIt.config("inbox-cleaner").set(RelaySettings.CLEANUP_BATCH_SIZE, 7).build())
                 .dataSource(db.dataSource()).executor(executor).publisher(new RecordingPublisher()).build();
         relay.start();
         relay.pause();
@@ -69,12 +75,12 @@ class InboxCleanupIT {
         try (Connection other = db.connect()) {
             other.setAutoCommit(false);
             assertThat(new OutboxEventJdbc(other).tryOutboxMaintenanceLock(OutboxCleaner.LOCK_KEY)).contains(true);
-            relay.cleanUpNow();
+            new RelayAdministration(relay).cleanUpNow();
             assertThat(inboxRows()).isEqualTo(34);
             other.rollback();
         }
 
-        relay.cleanUpNow();
+        new RelayAdministration(relay).cleanUpNow();
         assertThat(inboxRows()).as("the default inbox retention is 30 days").isEqualTo(5);
         assertThat(db.queryLong("SELECT count(*) FROM processed_events WHERE processed_at < now() - interval '30 days'"))
                 .isZero();
@@ -84,8 +90,8 @@ class InboxCleanupIT {
     void theScheduledCleanupCleansTheInboxByItself() throws Exception {
         inbox("projection", 12, Duration.ofHours(3));
         inbox("projection", 3, Duration.ofMinutes(10));
-        relay = OutboxRelay.builder().config(RelayIt.config("inbox-scheduled").inboxRetention(Duration.ofHours(2))
-                        .cleanupInterval(Duration.ofMillis(200)).cleanupBatchSize(5).build())
+        relay = OutboxRelay.builder().config(RelayIt.config("inbox-scheduled").set(RelaySettings.INBOX_RETENTION, Duration.ofHours(2))
+                        .set(RelaySettings.CLEANUP_INTERVAL, Duration.ofMillis(200)).set(RelaySettings.CLEANUP_BATCH_SIZE, 5).build())
                 .dataSource(db.dataSource()).executor(executor).publisher(new RecordingPublisher()).build();
         relay.start();
         RelayIt.await(Duration.ofSeconds(10), "inbox records older than 2 h deleted", () -> inboxRows() == 3);

@@ -1,5 +1,9 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
+import io.eeoutbox.relay.config.RelayConfig;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agroal.api.AgroalDataSource;
@@ -76,7 +80,7 @@ class NotifyPoolIT {
             ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
             RecordingPublisher publisher = new RecordingPublisher();
             OutboxRelay relay = OutboxRelay.builder()
-                    .config(RelayConfig.builder().name("deploy-" + deploy).pollInterval(Duration.ofSeconds(30)).build())
+                    .config(RelayConfig.builder().set(RelaySettings.NAME, "deploy-" + deploy).set(RelaySettings.POLL_INTERVAL, Duration.ofSeconds(30)).build())
                     .dataSource(pool).executor(executor).publisher(publisher).build();
             relay.start();
             int d = deploy;

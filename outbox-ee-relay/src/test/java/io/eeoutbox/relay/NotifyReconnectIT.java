@@ -1,5 +1,7 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.OutboxMessage;
@@ -87,8 +89,8 @@ class NotifyReconnectIT {
             }
         };
         relay = OutboxRelay.builder()
-                .config(RelayIt.config("reconnecting").notifyEnabled(true).pollInterval(Duration.ofSeconds(60))
-                        .notifyJdbcUrl(url()).notifyUser("postgres").build())
+                .config(RelayIt.config("reconnecting").set(RelaySettings.NOTIFY_ENABLED, true).set(RelaySettings.POLL_INTERVAL, Duration.ofSeconds(60))
+                        .set(RelaySettings.NOTIFY_JDBC_URL, url()).set(RelaySettings.NOTIFY_USER, "postgres").build())
                 .dataSource(dataSource).executor(executor).publisher(new RecordingPublisher()).listener(listener).build();
         relay.start();
         RelayIt.await(Duration.ofSeconds(10), "the relay listens", relay::isListening);

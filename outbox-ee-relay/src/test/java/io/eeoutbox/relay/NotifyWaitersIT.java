@@ -1,5 +1,7 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.OutboxMessage;
@@ -56,7 +58,7 @@ class NotifyWaitersIT {
 
     private OutboxRelay startRelay(String name) throws InterruptedException {
         relay = OutboxRelay.builder()
-                .config(RelayIt.config(name).notifyEnabled(true).pollInterval(POLL).busyPollInterval(Duration.ofMillis(10))
+                .config(RelayIt.config(name).set(RelaySettings.NOTIFY_ENABLED, true).set(RelaySettings.POLL_INTERVAL, POLL).set(RelaySettings.BUSY_POLL_INTERVAL, Duration.ofMillis(10))
                         .build())
                 .dataSource(db.dataSource()).executor(executor).publisher(new RecordingPublisher())
                 .listener(new RelayListener() {

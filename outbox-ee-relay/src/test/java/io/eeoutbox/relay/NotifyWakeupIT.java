@@ -1,5 +1,7 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.OutboxMessage;
@@ -46,7 +48,7 @@ class NotifyWakeupIT {
         relay = OutboxRelay.builder()
                 // Busy poll off: a drain that found events is not followed by another look, so nothing but
                 // the notification (or the 30 s poll) can start the drain that publishes the next event.
-                .config(RelayIt.config("notified").notifyEnabled(true).pollInterval(POLL).busyPollInterval(Duration.ZERO)
+                .config(RelayIt.config("notified").set(RelaySettings.NOTIFY_ENABLED, true).set(RelaySettings.POLL_INTERVAL, POLL).set(RelaySettings.BUSY_POLL_INTERVAL, Duration.ZERO)
                         .build())
                 .dataSource(db.dataSource()).executor(executor).publisher(new RecordingPublisher()).listener(listener)
                 .build();

@@ -1,5 +1,12 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.ops.RelayAdministration;
+
+import io.eeoutbox.relay.config.RelaySettings;
+
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.store.FakeOutboxStore;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.OutboxMessage;
@@ -40,7 +47,7 @@ class OutboxRelayTest {
     }
 
     private OutboxRelay relay(RelayListener listener, Duration poll) {
-        RelayConfig config = RelayConfig.builder().name("unit").notifyEnabled(false).pollInterval(poll).build();
+        RelayConfig config = RelayConfig.builder().set(RelaySettings.NAME, "unit").set(RelaySettings.NOTIFY_ENABLED, false).set(RelaySettings.POLL_INTERVAL, poll).build();
         relay = OutboxRelay.builder().config(config).store(store).executor(executor).clock(clock)
                 .publisher(publisher).listener(listener).build();
         return relay;
@@ -71,8 +78,8 @@ class OutboxRelayTest {
         store.insert("order", "o1", "order.created");
         CountDownLatch both = new CountDownLatch(2);
         AtomicInteger loops = new AtomicInteger();
-        RelayConfig config = RelayConfig.builder().name("unit").notifyEnabled(false).pollInterval(Duration.ofHours(1))
-                .busyPollInterval(Duration.ofMillis(10)).build();
+        RelayConfig config = RelayConfig.builder().set(RelaySettings.NAME, "unit").set(RelaySettings.NOTIFY_ENABLED, false).set(RelaySettings.POLL_INTERVAL, Duration.ofHours(1))
+                .set(RelaySettings.BUSY_POLL_INTERVAL, Duration.ofMillis(10)).build();
         relay = OutboxRelay.builder().config(config).store(store).executor(executor).clock(clock)
                 .publisher(publisher).listener(new RelayListener() {
                     @Override
@@ -119,7 +126,7 @@ class OutboxRelayTest {
             public void close() {
             }
         };
-        Logger logger = Logger.getLogger(OutboxRelay.class.getName());
+        Logger logger = Logger.getLogger(io.eeoutbox.relay.backoff.DatabaseBackoff.class.getName());
         logger.addHandler(handler);
         try {
             store.insert("order", "o1", "order.created");
@@ -209,10 +216,10 @@ class OutboxRelayTest {
             }
         }, Duration.ofHours(1));
         r.start();
-        assertThat(r.stats().dead()).isEqualTo(1);
-        assertThat(r.retryDeadLetter(row.id)).isTrue();
+        assertThat(new RelayAdministration(r).stats().dead()).isEqualTo(1);
+        assertThat(new RelayAdministration(r).retryDeadLetter(row.id)).isTrue();
         assertThat(published.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(r.retryDeadLetter(row.id)).isFalse();
+        assertThat(new RelayAdministration(r).retryDeadLetter(row.id)).isFalse();
     }
 
     @Test
@@ -270,7 +277,7 @@ class OutboxRelayTest {
                 }
             }
         };
-        RelayConfig config = RelayConfig.builder().name("unit").notifyEnabled(false).pollInterval(Duration.ofHours(1)).build();
+        RelayConfig config = RelayConfig.builder().set(RelaySettings.NAME, "unit").set(RelaySettings.NOTIFY_ENABLED, false).set(RelaySettings.POLL_INTERVAL, Duration.ofHours(1)).build();
         relay = OutboxRelay.builder().config(config).store(store).executor(executor).clock(clock).publisher(outage)
                 .listener(new RelayListener() {
                     @Override

@@ -1,5 +1,16 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.ops.RelayAdministration;
+
+import io.eeoutbox.relay.config.RelaySettings;
+
+import io.eeoutbox.relay.cleanup.OutboxCleaner;
+import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.store.OutboxStore;
+
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.store.JdbcOutboxStore;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.OutboxMessage;
@@ -43,7 +54,7 @@ class RelayConcurrencyIT {
     private OutboxRelay relay(RelayConfig config, io.eeoutbox.spi.Publisher publisher, java.time.Clock clock) {
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(1);
         executors.add(executor);
-        OutboxRelay.Builder b = OutboxRelay.builder().config(config).dataSource(db.dataSource()).executor(executor)
+        RelayBuilder b = OutboxRelay.builder().config(config).dataSource(db.dataSource()).executor(executor)
                 .clock(clock).publisher(publisher);
         if (clock instanceof MutableClock) {
             b.store(JdbcOutboxStore.withStatementClock(db.dataSource())); // these tests move time
@@ -64,8 +75,8 @@ class RelayConcurrencyIT {
         List<UUID> all = RelayIt.writeCommitted(db, 6000, i -> new RelayIt.Event("order", "o" + (i % 100), "order.created"));
         RecordingPublisher a = new RecordingPublisher();
         RecordingPublisher b = new RecordingPublisher();
-        relay(RelayIt.config("a").batchSize(50).build(), a, java.time.Clock.systemUTC()).start();
-        relay(RelayIt.config("b").batchSize(50).build(), b, java.time.Clock.systemUTC()).start();
+        relay(RelayIt.config("a").set(RelaySettings.BATCH_SIZE, 50).build(), a, java.time.Clock.systemUTC()).start();
+        relay(RelayIt.config("b").set(RelaySettings.BATCH_SIZE, 50).build(), b, java.time.Clock.systemUTC()).start();
         RelayIt.await(Duration.ofSeconds(60), "all rows marked", () -> RelayIt.pending(db) == 0);
 
         Set<UUID> byA = ids(a.published);
@@ -88,12 +99,12 @@ class RelayConcurrencyIT {
         List<OutboxMessage> stranded;
         try (OutboxStore.Session dying = JdbcOutboxStore.withStatementClock(db.dataSource()).open()) {
             stranded = dying.claim(new OutboxStore.Claim(UUID.randomUUID(), clock.instant(),
-                    clock.instant().plus(Duration.ofSeconds(60)), 10, 20, 1 << 20, false)).messages();
+                    clock.instant().plus(Duration.ofSeconds(60)), new OutboxStore.ClaimLimits(10, 20, 1 << 20, false))).messages();
         }
         assertThat(stranded).hasSize(20);
 
         RecordingPublisher survivor = new RecordingPublisher();
-        OutboxRelay next = relay(RelayIt.config("survivor").lease(Duration.ofSeconds(60)).build(), survivor, clock);
+        OutboxRelay next = relay(RelayIt.config("survivor").set(RelaySettings.LEASE, Duration.ofSeconds(60)).build(), survivor, clock);
         next.start();
         RelayIt.await(Duration.ofSeconds(10), "the unclaimed rows published and marked",
                 () -> survivor.published.size() == 10 && RelayIt.pending(db) == 20);
@@ -123,9 +134,9 @@ class RelayConcurrencyIT {
                 accepted.add(message);
             }
         }
-        RelayConfig ordered = RelayIt.config("x").ordered(true).batchSize(10).build();
-        relay(ordered.toBuilder().name("ordered-a").build(), new FlakyPublisher(), java.time.Clock.systemUTC()).start();
-        relay(ordered.toBuilder().name("ordered-b").build(), new FlakyPublisher(), java.time.Clock.systemUTC()).start();
+        RelayConfig ordered = RelayIt.config("x").set(RelaySettings.ORDERED, true).set(RelaySettings.BATCH_SIZE, 10).build();
+        relay(ordered.toBuilder().set(RelaySettings.NAME, "ordered-a").build(), new FlakyPublisher(), java.time.Clock.systemUTC()).start();
+        relay(ordered.toBuilder().set(RelaySettings.NAME, "ordered-b").build(), new FlakyPublisher(), java.time.Clock.systemUTC()).start();
         RelayIt.await(Duration.ofSeconds(60), "all rows marked", () -> RelayIt.pending(db) == 0);
 
         Map<String, List<Long>> seqsByAggregate = new HashMap<>();
@@ -146,7 +157,7 @@ class RelayConcurrencyIT {
         Instant now = Instant.now();
         MutableClock clock = new MutableClock(now.minus(Duration.ofDays(10)));
         RecordingPublisher publisher = new RecordingPublisher();
-        OutboxRelay r = relay(RelayIt.config("cleaner").cleanupBatchSize(7).build(), publisher, clock);
+        OutboxRelay r = relay(RelayIt.config("cleaner").set(RelaySettings.CLEANUP_BATCH_SIZE, 7).build(), publisher, clock);
         r.start();
         RelayIt.writeCommitted(db, 25, i -> new RelayIt.Event("order", "old" + i, "order.created"));
         r.runNow();
@@ -163,12 +174,12 @@ class RelayConcurrencyIT {
         try (Connection other = db.connect()) {
             other.setAutoCommit(false);
             assertThat(new OutboxEventJdbc(other).tryOutboxMaintenanceLock(OutboxCleaner.LOCK_KEY)).contains(true);
-            r.cleanUpNow();
+            new RelayAdministration(r).cleanUpNow();
             assertThat(db.queryLong("SELECT count(*) FROM outbox_events")).isEqualTo(33);
             other.rollback();
         }
 
-        assertThat(r.purgeProcessedOlderThan(Duration.ofDays(7))).isEqualTo(25);
+        assertThat(new RelayAdministration(r).purgeProcessedOlderThan(Duration.ofDays(7))).isEqualTo(25);
         assertThat(db.queryLong("SELECT count(*) FROM outbox_events")).isEqualTo(8);
         assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE aggregate_id LIKE 'old%'")).isZero();
         assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE processed_at IS NOT NULL")).isEqualTo(5);
@@ -178,7 +189,7 @@ class RelayConcurrencyIT {
     @Test
     void theScheduledCleanupRunsByItself() throws Exception {
         MutableClock clock = new MutableClock(Instant.now().minus(Duration.ofDays(8)));
-        OutboxRelay r = relay(RelayIt.config("scheduled-cleaner").cleanupInterval(Duration.ofMillis(200)).build(),
+        OutboxRelay r = relay(RelayIt.config("scheduled-cleaner").set(RelaySettings.CLEANUP_INTERVAL, Duration.ofMillis(200)).build(),
                 new RecordingPublisher(), clock);
         RelayIt.writeCommitted(db, 12, i -> new RelayIt.Event("order", "o" + i, "order.created"));
         r.start();
@@ -192,7 +203,7 @@ class RelayConcurrencyIT {
     void deleteOnPublishKeepsNoRows() throws Exception {
         RelayIt.writeCommitted(db, 1500, i -> new RelayIt.Event("order", "o" + i, "order.created"));
         RecordingPublisher publisher = new RecordingPublisher();
-        relay(RelayIt.config("deleter").batchSize(500).completion(CompletionMode.DELETE).build(), publisher,
+        relay(RelayIt.config("deleter").set(RelaySettings.BATCH_SIZE, 500).set(RelaySettings.COMPLETION, CompletionMode.DELETE).build(), publisher,
                 java.time.Clock.systemUTC()).start();
         RelayIt.await(Duration.ofSeconds(30), "table empty", () -> db.queryLong("SELECT count(*) FROM outbox_events") == 0);
         assertThat(ids(publisher.published)).hasSize(1500);

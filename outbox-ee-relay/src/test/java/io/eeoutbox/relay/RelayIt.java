@@ -1,5 +1,9 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
+import io.eeoutbox.relay.config.RelayConfig;
+
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.testing.TestDatabase;
@@ -13,17 +17,17 @@ import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
 
 /** Shared steps of the relay's integration tests. */
-final class RelayIt {
+public final class RelayIt {
 
     private RelayIt() {
     }
 
     /** One event to write. */
-    record Event(String aggregateType, String aggregateId, String eventType) {
+    public record Event(String aggregateType, String aggregateId, String eventType) {
     }
 
     /** Writes events in one transaction through the generated DAO and commits (or rolls back). */
-    static List<UUID> write(TestDatabase.Db db, List<Event> events, boolean commit) {
+    public static List<UUID> write(TestDatabase.Db db, List<Event> events, boolean commit) {
         try (Connection c = db.connect()) {
             c.setAutoCommit(false);
             OutboxEventJdbc dao = new OutboxEventJdbc(c);
@@ -46,7 +50,7 @@ final class RelayIt {
     }
 
     /** {@code n} committed events, written in transactions of up to 1000. */
-    static List<UUID> writeCommitted(TestDatabase.Db db, int n, IntFunction<Event> event) {
+    public static List<UUID> writeCommitted(TestDatabase.Db db, int n, IntFunction<Event> event) {
         List<UUID> ids = new ArrayList<>();
         for (int from = 0; from < n; from += 1000) {
             List<Event> chunk = new ArrayList<>();
@@ -58,12 +62,12 @@ final class RelayIt {
         return ids;
     }
 
-    static long pending(TestDatabase.Db db) {
+    public static long pending(TestDatabase.Db db) {
         return db.queryLong("SELECT count(*) FROM outbox_events WHERE processed_at IS NULL AND dead_at IS NULL");
     }
 
     /** Waits for a condition, checking every 20 ms; fails with {@code what} after {@code timeout}. */
-    static void await(Duration timeout, String what, BooleanSupplier condition) throws InterruptedException {
+    public static void await(Duration timeout, String what, BooleanSupplier condition) throws InterruptedException {
         long end = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > end) {
@@ -74,8 +78,8 @@ final class RelayIt {
     }
 
     /** A test relay's configuration: fast retries, no NOTIFY unless asked. */
-    static RelayConfig.Builder config(String name) {
-        return RelayConfig.builder().name(name).notifyEnabled(false).pollInterval(Duration.ofMillis(100))
-                .backoffInitial(Duration.ofMillis(10)).backoffMax(Duration.ofMillis(50)).backoffJitter(0);
+    public static RelayConfig.Builder config(String name) {
+        return RelayConfig.builder().set(RelaySettings.NAME, name).set(RelaySettings.NOTIFY_ENABLED, false).set(RelaySettings.POLL_INTERVAL, Duration.ofMillis(100))
+                .set(RelaySettings.BACKOFF_INITIAL, Duration.ofMillis(10)).set(RelaySettings.BACKOFF_MAX, Duration.ofMillis(50)).set(RelaySettings.BACKOFF_JITTER, 0.0);
     }
 }

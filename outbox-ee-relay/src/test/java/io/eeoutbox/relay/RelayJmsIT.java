@@ -1,5 +1,9 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.ops.RelayAdministration;
+
+import io.eeoutbox.relay.config.RelaySettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.MessageHeaders;
@@ -67,7 +71,7 @@ class RelayJmsIT {
                 new RelayIt.Event("order", "y", "order.cancelled")), false);
         committed.addAll(RelayIt.write(db, List.of(new RelayIt.Event("order", "o1", "order.paid")), true));
 
-        relay = OutboxRelay.builder().config(RelayIt.config("jms").batchSize(100).build())
+        relay = OutboxRelay.builder().config(RelayIt.config("jms").set(RelaySettings.BATCH_SIZE, 100).build())
                 .dataSource(db.dataSource()).executor(executor).publisher(publisher).build();
         relay.start();
         RelayIt.await(Duration.ofSeconds(30), "every committed event marked", () -> RelayIt.pending(db) == 0);
@@ -150,7 +154,7 @@ class RelayJmsIT {
                 dead.countDown();
             }
         };
-        relay = OutboxRelay.builder().config(RelayIt.config("poison").maxAttempts(3).build())
+        relay = OutboxRelay.builder().config(RelayIt.config("poison").set(RelaySettings.MAX_ATTEMPTS, 3).build())
                 .dataSource(db.dataSource()).executor(executor).publisher(gate).listener(listener).build();
         relay.start();
 
@@ -171,11 +175,11 @@ class RelayJmsIT {
         assertThat(delivered).isEqualTo(healthy);
         assertThat(failedAttempts).containsExactly(poison);
         assertThat(db.queryLong("SELECT attempts FROM outbox_dead_letters WHERE id = '" + poison + "'")).isEqualTo(3);
-        assertThat(relay.stats().dead()).isEqualTo(1);
+        assertThat(new RelayAdministration(relay).stats().dead()).isEqualTo(1);
 
         // The operator fixes the cause and retries the dead letter.
         gate.rejected = null;
-        assertThat(relay.retryDeadLetter(poison)).isTrue();
+        assertThat(new RelayAdministration(relay).retryDeadLetter(poison)).isTrue();
         RelayIt.await(Duration.ofSeconds(30), "the retried dead letter marked", () -> RelayIt.pending(db) == 0
                 && db.queryLong("SELECT count(*) FROM outbox_dead_letters") == 0);
         List<Message> again = broker.receive(10, 500);
@@ -186,7 +190,7 @@ class RelayJmsIT {
     @Test
     void retryingDeadLettersByEventTypeRepublishesOnlyThose() throws Exception {
         RejectingPublisher gate = new RejectingPublisher(publisher, "order.poison");
-        relay = OutboxRelay.builder().config(RelayIt.config("retry-filter").maxAttempts(1).build())
+        relay = OutboxRelay.builder().config(RelayIt.config("retry-filter").set(RelaySettings.MAX_ATTEMPTS, 1).build())
                 .dataSource(db.dataSource()).executor(executor).publisher(gate).build();
         relay.start();
         RelayIt.write(db, List.of(new RelayIt.Event("order", "a", "order.poison"),
@@ -194,8 +198,8 @@ class RelayJmsIT {
         relay.wakeUp();
         RelayIt.await(Duration.ofSeconds(30), "two dead letters", () -> db.queryLong("SELECT count(*) FROM outbox_dead_letters") == 2);
         gate.rejected = null;
-        assertThat(relay.retryDeadLetters("order.other", null, null, null)).isZero();
-        assertThat(relay.retryDeadLetters("order.poison", "order", null, null)).isEqualTo(2);
+        assertThat(new RelayAdministration(relay).retryDeadLetters("order.other", null, null, null)).isZero();
+        assertThat(new RelayAdministration(relay).retryDeadLetters("order.poison", "order", null, null)).isEqualTo(2);
         RelayIt.await(Duration.ofSeconds(30), "both republished", () -> RelayIt.pending(db) == 0
                 && db.queryLong("SELECT count(*) FROM outbox_dead_letters") == 0);
         assertThat(broker.receive(10, 500)).hasSize(2);

@@ -1,5 +1,9 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
+import io.eeoutbox.relay.config.RelayConfig;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agroal.api.AgroalDataSource;
@@ -79,10 +83,10 @@ class RelaySynchronousCommitIT {
         try (Connection c = db.connect()) {
             serverDefault = show(c);
         }
-        RelayConfig.Builder config = RelayIt.config("sync-" + setting).batchSize(50).maxAttempts(2)
-                .retention(Duration.ZERO).cleanupInterval(Duration.ofMillis(200));
-        if (!setting.equals(RelayConfig.DEFAULT_SYNCHRONOUS_COMMIT)) {
-            config.synchronousCommit(setting);
+        RelayConfig.Builder config = RelayIt.config("sync-" + setting).set(RelaySettings.BATCH_SIZE, 50).set(RelaySettings.MAX_ATTEMPTS, 2)
+                .set(RelaySettings.RETENTION, Duration.ZERO).set(RelaySettings.CLEANUP_INTERVAL, Duration.ofMillis(200));
+        if (!setting.equals(RelaySettings.SYNCHRONOUS_COMMIT.defaultValue())) {
+            config.set(RelaySettings.SYNCHRONOUS_COMMIT, setting);
         }
         RecordingPublisher publisher = new RecordingPublisher().failing(m -> m.aggregateId().equals("bad"));
         relay = OutboxRelay.builder().config(config.build()).dataSource(pool).executor(executor)

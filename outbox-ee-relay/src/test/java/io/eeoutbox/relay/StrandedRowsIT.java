@@ -1,5 +1,13 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.ops.RelayAdministration;
+
+import io.eeoutbox.relay.config.RelaySettings;
+
+import io.eeoutbox.relay.store.JdbcOutboxStore;
+
+import io.eeoutbox.relay.config.RelayConfig;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.testing.TestDatabase;
@@ -71,7 +79,7 @@ class StrandedRowsIT {
         List<UUID> fresh = RelayIt.write(db, List.of(new RelayIt.Event("order", "o4", "order.created")), true);
 
         RecordingPublisher publisher = new RecordingPublisher();
-        OutboxRelay relay = relay(RelayIt.config("restarted").maxAttempts(2).ordered(true).build(), publisher);
+        OutboxRelay relay = relay(RelayIt.config("restarted").set(RelaySettings.MAX_ATTEMPTS, 2).set(RelaySettings.ORDERED, true).build(), publisher);
         relay.start();
 
         RelayIt.await(Duration.ofSeconds(10), "the three rows are dead letters", () -> deadLetters() == 3);
@@ -82,7 +90,7 @@ class StrandedRowsIT {
         assertThat(db.queryLong("SELECT count(*) FROM outbox_dead_letters WHERE last_error LIKE"
                 + " 'broker refused (attempts 3 reached max-attempts 2)'")).isEqualTo(3);
 
-        assertThat(relay.retryDeadLetter(exhausted.get(0))).isTrue();
+        assertThat(new RelayAdministration(relay).retryDeadLetter(exhausted.get(0))).isTrue();
         RelayIt.await(Duration.ofSeconds(10), "the retried dead letter published", () -> publisher.published.size() == 2);
         assertThat(publisher.published.get(1).id()).isEqualTo(exhausted.get(0));
         assertThat(deadLetters()).isEqualTo(2);

@@ -1,6 +1,6 @@
 package io.eeoutbox.relay.ee;
 
-import io.eeoutbox.relay.ConfigLookups;
+import io.eeoutbox.relay.config.ConfigLookups;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Optional;

@@ -2,7 +2,8 @@ package io.eeoutbox.relay.ee;
 
 import io.eeoutbox.relay.CompositeRelayListener;
 import io.eeoutbox.relay.OutboxRelay;
-import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.relay.trace.PublishTracing;
 import io.eeoutbox.spi.Publisher;
@@ -55,6 +56,7 @@ public class OutboxRelayBootstrap {
     Instance<RelayListener> listeners;
 
     private volatile OutboxRelay relay;
+    private volatile ResourceNames resourceNames = ResourceNames.load(key -> java.util.Optional.empty());
     private JmsPublisher shippedPublisher;
 
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
@@ -71,6 +73,11 @@ public class OutboxRelayBootstrap {
     }
 
     /** The running relay, or empty when it is disabled or stopped (for the MBean and health checks). */
+    /** The JNDI names of the resources the relay runs on (the defaults until it started). */
+    public ResourceNames resourceNames() {
+        return resourceNames;
+    }
+
     public Optional<OutboxRelay> relay() {
         return Optional.ofNullable(relay);
     }
@@ -90,19 +97,22 @@ public class OutboxRelayBootstrap {
         ClassLoader loader = Thread.currentThread().getContextClassLoader();
         RelayConfig config = RelayConfig.load(EeConfigLookup.forApplication(
                 loader != null ? loader : OutboxRelayBootstrap.class.getClassLoader()));
+        ResourceNames names = ResourceNames.load(EeConfigLookup.forApplication(
+                loader != null ? loader : OutboxRelayBootstrap.class.getClassLoader()));
+        this.resourceNames = names;
         if (!config.enabled()) {
-            LOG.info(RelayConfig.ENABLED + "=false: the outbox relay does not run in this application");
+            LOG.info(RelaySettings.ENABLED.key() + "=false: the outbox relay does not run in this application");
             return;
         }
         try {
             InitialContext jndi = new InitialContext();
-            DataSource dataSource = lookup(jndi, config.dataSource(), DataSource.class, RelayConfig.DATASOURCE);
-            ScheduledExecutorService executor = lookup(jndi, config.executor(), ScheduledExecutorService.class,
-                    RelayConfig.EXECUTOR);
+            DataSource dataSource = lookup(jndi, names.dataSource(), DataSource.class, ResourceNames.DATASOURCE.key());
+            ScheduledExecutorService executor = lookup(jndi, names.executor(), ScheduledExecutorService.class,
+                    ResourceNames.EXECUTOR.key());
             ThreadFactory threads = config.notifyEnabled()
-                    ? lookup(jndi, config.threadFactory(), ThreadFactory.class, RelayConfig.THREAD_FACTORY)
+                    ? lookup(jndi, names.threadFactory(), ThreadFactory.class, ResourceNames.THREAD_FACTORY.key())
                     : null;
-            Publisher publisher = PublishTracing.wrap(publisher(jndi, config));
+            Publisher publisher = PublishTracing.wrap(publisher(jndi, names));
             List<RelayListener> all = new ArrayList<>();
             for (RelayListener l : listeners) {
                 all.add(l);
@@ -117,7 +127,7 @@ public class OutboxRelayBootstrap {
                     .build();
             r.start();
             relay = r;
-            PoolSizeCheck.check(config, true);
+            PoolSizeCheck.check(config, names.dataSource(), true);
         } catch (NamingException e) {
             throw new IllegalStateException("ee-outbox relay: JNDI is not available: " + e, e);
         }
@@ -135,14 +145,14 @@ public class OutboxRelayBootstrap {
         }
     }
 
-    private Publisher publisher(InitialContext jndi, RelayConfig config) {
+    private Publisher publisher(InitialContext jndi, ResourceNames config) {
         List<String> found = publishers.handlesStream()
                 .map(h -> describe(h.getBean()))
                 .collect(Collectors.toList());
         PublisherSelection.Choice choice = PublisherSelection.choose(found, config.jmsDestination(), () -> {
             try {
-                lookup(jndi, config.jmsDestination(), Destination.class, RelayConfig.JMS_DESTINATION);
-                lookup(jndi, config.jmsConnectionFactory(), ConnectionFactory.class, RelayConfig.JMS_CONNECTION_FACTORY);
+                lookup(jndi, config.jmsDestination(), Destination.class, ResourceNames.JMS_DESTINATION.key());
+                lookup(jndi, config.jmsConnectionFactory(), ConnectionFactory.class, ResourceNames.JMS_CONNECTION_FACTORY.key());
                 lookup(jndi, USER_TRANSACTION, UserTransaction.class, "(the server's UserTransaction)");
                 return Optional.empty();
             } catch (IllegalStateException e) {
@@ -153,8 +163,8 @@ public class OutboxRelayBootstrap {
             return publishers.get();
         }
         ConnectionFactory cf = lookup(jndi, config.jmsConnectionFactory(), ConnectionFactory.class,
-                RelayConfig.JMS_CONNECTION_FACTORY);
-        Destination destination = lookup(jndi, config.jmsDestination(), Destination.class, RelayConfig.JMS_DESTINATION);
+                ResourceNames.JMS_CONNECTION_FACTORY.key());
+        Destination destination = lookup(jndi, config.jmsDestination(), Destination.class, ResourceNames.JMS_DESTINATION.key());
         UserTransaction ut = lookup(jndi, USER_TRANSACTION, UserTransaction.class, "(the server's UserTransaction)");
         shippedPublisher = new JmsPublisher(cf, destination, config.jmsDestination(),
                 new LocalOrJtaBatch(cf, config.jmsConnectionFactory(), ut));

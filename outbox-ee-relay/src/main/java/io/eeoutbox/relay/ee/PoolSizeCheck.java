@@ -1,6 +1,6 @@
 package io.eeoutbox.relay.ee;
 
-import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.relay.config.RelayConfig;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,22 +44,22 @@ final class PoolSizeCheck {
     }
 
     /** Logs the comparison; never throws. */
-    static void check(RelayConfig config, boolean pipelined) {
+    static void check(RelayConfig config, String dataSource, boolean pipelined) {
         int needed = peak(config, pipelined);
         try {
-            OptionalInt max = maxPoolSize(ManagementFactory.getPlatformMBeanServer(), config.dataSource());
+            OptionalInt max = maxPoolSize(ManagementFactory.getPlatformMBeanServer(), dataSource);
             if (max.isEmpty()) {
-                LOG.info(() -> "relay " + config.name() + ": could not learn the pool size of " + config.dataSource()
+                LOG.info(() -> "relay " + config.name() + ": could not learn the pool size of " + dataSource
                         + " from the server's MBeans; the relay holds up to " + needed + " of its connections at once"
                         + " (docs/operations.md, \"Connections\"): make its maximum at least that");
             } else if (max.getAsInt() < needed) {
-                LOG.warning(() -> "relay " + config.name() + ": the pool of " + config.dataSource() + " holds at most "
+                LOG.warning(() -> "relay " + config.name() + ": the pool of " + dataSource + " holds at most "
                         + max.getAsInt() + " connections, but the relay holds up to " + needed + " at once (drain, pipelined"
                         + " completion, LISTEN, gauges, cleanup, an operator's call): its statements will wait for each"
                         + " other. Raise the pool's maximum to at least " + needed + " plus whatever else uses it"
                         + " (docs/operations.md, \"Connections\")");
             } else {
-                LOG.info(() -> "relay " + config.name() + ": the pool of " + config.dataSource() + " holds at most "
+                LOG.info(() -> "relay " + config.name() + ": the pool of " + dataSource + " holds at most "
                         + max.getAsInt() + " connections; the relay holds up to " + needed + " at once");
             }
         } catch (RuntimeException | LinkageError e) {

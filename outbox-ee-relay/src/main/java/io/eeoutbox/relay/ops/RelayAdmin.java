@@ -14,8 +14,8 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * The {@link RelayAdminMXBean} of one relay: attribute reads and operations go straight to the
- * engine. Nothing but JDK types crosses the JMX boundary (a remote client has no driver classes),
+ * The {@link RelayAdminMXBean} of one relay: attribute reads and operations go to the one
+ * {@link RelayAdministration} service. Nothing but JDK types crosses the JMX boundary (a remote client has no driver classes),
  * so database failures become {@link IllegalStateException}s carrying the message only.
  */
 public final class RelayAdmin implements RelayAdminMXBean {
@@ -23,6 +23,7 @@ public final class RelayAdmin implements RelayAdminMXBean {
     private static final Duration STATS_MAX_AGE = Duration.ofSeconds(1);
 
     private final OutboxRelay relay;
+    private final RelayAdministration admin;
     private final Clock clock;
     private RelayStats cachedStats;
     private Instant cachedAt;
@@ -30,6 +31,7 @@ public final class RelayAdmin implements RelayAdminMXBean {
     public RelayAdmin(OutboxRelay relay, Clock clock) {
         this.relay = Objects.requireNonNull(relay, "relay");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.admin = new RelayAdministration(relay, clock);
     }
 
     @Override
@@ -120,17 +122,17 @@ public final class RelayAdmin implements RelayAdminMXBean {
 
     @Override
     public void pause() {
-        relay.pause();
+        admin.pause();
     }
 
     @Override
     public void resume() {
-        relay.resume();
+        admin.resume();
     }
 
     @Override
     public void runNow() {
-        relay.runNow();
+        admin.runNow();
     }
 
     @Override
@@ -142,7 +144,7 @@ public final class RelayAdmin implements RelayAdminMXBean {
             throw new IllegalArgumentException("eventId must be an event's UUID, was '" + eventId + "'");
         }
         try {
-            boolean retried = relay.retryDeadLetter(id);
+            boolean retried = admin.retryDeadLetter(id);
             invalidate();
             return retried;
         } catch (SQLException e) {
@@ -158,7 +160,7 @@ public final class RelayAdmin implements RelayAdminMXBean {
             throw new IllegalArgumentException("createdFrom (" + from + ") must be before createdTo (" + to + ")");
         }
         try {
-            int retried = relay.retryDeadLetters(blankToNull(eventType), blankToNull(aggregateType), from, to);
+            int retried = admin.retryDeadLetters(blankToNull(eventType), blankToNull(aggregateType), from, to);
             invalidate();
             return retried;
         } catch (SQLException e) {
@@ -172,7 +174,7 @@ public final class RelayAdmin implements RelayAdminMXBean {
             throw new IllegalArgumentException("days must be 0 or more, was " + days);
         }
         try {
-            return relay.purgeProcessedOlderThan(Duration.ofDays(days));
+            return admin.purgeProcessedOlderThan(Duration.ofDays(days));
         } catch (SQLException e) {
             throw databaseFailed("purgeProcessedOlderThan", e);
         } catch (IllegalStateException e) {
@@ -186,7 +188,7 @@ public final class RelayAdmin implements RelayAdminMXBean {
             return cachedStats;
         }
         try {
-            cachedStats = relay.stats();
+            cachedStats = admin.stats();
             cachedAt = now;
             return cachedStats;
         } catch (SQLException e) {

@@ -1,8 +1,10 @@
 package io.eeoutbox.relay.bench;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
 import io.agroal.api.AgroalDataSource;
-import io.eeoutbox.relay.CompletionMode;
-import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.spi.Publisher;
 import java.util.ArrayList;
@@ -71,7 +73,7 @@ final class DrainSection {
                         if ((turn == 0) == baselineFirst) {
                             b = baseline(scenario + ", run " + (r + 1), jms, instances);
                         } else {
-                            e = relay(scenario + ", run " + (r + 1), jms, instances, RelayConfig.RECOMMENDED_BATCH_SIZE,
+                            e = relay(scenario + ", run " + (r + 1), jms, instances, RelaySettings.RECOMMENDED_BATCH_SIZE,
                                     CompletionMode.MARK, null, true);
                         }
                     }
@@ -155,8 +157,8 @@ final class DrainSection {
                 + "drain, then VACUUM ANALYZE and CHECKPOINT. Baseline: FetchOutboxBatch (LIMIT " + BASELINE_BATCH
                 + ", FOR UPDATE SKIP LOCKED) in a transaction held across the sends, one MarkOutboxProcessed per row, "
                 + "sequential publish; into JMS one non-transacted persistent send per message on a kept connection. "
-                + "ee-outbox: OutboxRelay with its defaults but batch-size " + RelayConfig.RECOMMENDED_BATCH_SIZE + " (within "
-                + RelayConfig.DEFAULT_BATCH_MAX_BYTES / (1 << 20) + " MiB of payload), mark, pipelined; a pool of its own per instance; into "
+                + "ee-outbox: OutboxRelay with its defaults but batch-size " + RelaySettings.RECOMMENDED_BATCH_SIZE + " (within "
+                + RelaySettings.BATCH_MAX_BYTES.defaultValue() / (1 << 20) + " MiB of payload), mark, pipelined; a pool of its own per instance; into "
                 + "JMS its JmsPublisher (one broker transaction per batch). Instances run in this JVM, each with its own "
                 + "connection(s) and broker connection. Machine CPU: all cores busy (2 = saturated); the part not in the JVM "
                 + "is mostly PostgreSQL.");
@@ -288,8 +290,8 @@ final class DrainSection {
         List<RelayInstance> relays = new ArrayList<>();
         try {
             for (int i = 0; i < instances; i++) {
-                RelayConfig config = RelayInstance.config("bench-relay-" + (i + 1), false).batchSize(batchSize)
-                        .completion(mode).build();
+                RelayConfig config = RelayInstance.config("bench-relay-" + (i + 1), false).set(RelaySettings.BATCH_SIZE, batchSize)
+                        .set(RelaySettings.COMPLETION, mode).build();
                 relays.add(new RelayInstance(ctx.db, config, publisher(jms, log, toClose, false), serverOptions,
                         pipelined));
             }
@@ -311,7 +313,7 @@ final class DrainSection {
                 ctx.results.statementProfile("ee-outbox relay drain, persistent JMS, 1 instance (" + run + ")",
                         relays.get(0).counting().table(n, "events"));
             }
-            if (!profiledRelay && !jms && instances == 1 && batchSize == RelayConfig.RECOMMENDED_BATCH_SIZE && serverOptions == null && pipelined) {
+            if (!profiledRelay && !jms && instances == 1 && batchSize == RelaySettings.RECOMMENDED_BATCH_SIZE && serverOptions == null && pipelined) {
                 profiledRelay = true;
                 ctx.results.statementProfile("ee-outbox relay drain, no-op, 1 instance (" + run + ")",
                         relays.get(0).counting().table(n, "events"));

@@ -1,8 +1,10 @@
 package io.eeoutbox.relay.bench;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
 import io.agroal.api.AgroalDataSource;
 import io.eeoutbox.relay.OutboxRelay;
-import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.RelayStates;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
@@ -41,7 +43,7 @@ final class RelayInstance implements AutoCloseable {
         this(db, config, publisher, serverOptions, true);
     }
 
-    /** @param pipelined {@link OutboxRelay.Builder#pipelined(boolean)} (the library's default: true) */
+    /** @param pipelined {@link io.eeoutbox.relay.RelayBuilder#pipelined(boolean)} (the library's default: true) */
     RelayInstance(BenchDatabase db, RelayConfig config, Publisher publisher, String serverOptions, boolean pipelined)
             throws SQLException {
         this.db = db;
@@ -76,11 +78,11 @@ final class RelayInstance implements AutoCloseable {
      * asked, a name; {@code -Dbench.busy-poll-interval} (ISO-8601) overrides the busy-poll interval.
      */
     static RelayConfig.Builder config(String name, boolean notify) {
-        RelayConfig.Builder b = RelayConfig.builder().name(name).notifyEnabled(notify)
-                .batchSize(RelayConfig.RECOMMENDED_BATCH_SIZE);
+        RelayConfig.Builder b = RelayConfig.builder().set(RelaySettings.NAME, name).set(RelaySettings.NOTIFY_ENABLED, notify)
+                .set(RelaySettings.BATCH_SIZE, RelaySettings.RECOMMENDED_BATCH_SIZE);
         String busyPoll = System.getProperty("bench.busy-poll-interval", "");
         if (!busyPoll.isBlank()) {
-            b.busyPollInterval(Duration.parse(busyPoll.trim()));
+            b.set(RelaySettings.BUSY_POLL_INTERVAL, Duration.parse(busyPoll.trim()));
         }
         return b;
     }

@@ -1,8 +1,10 @@
 package io.eeoutbox.relay.ee;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.relay.config.RelayConfig;
 import java.util.Map;
 import javax.management.Attribute;
 import javax.management.AttributeList;
@@ -77,9 +79,9 @@ class PoolSizeCheckTest {
         RelayConfig defaults = RelayConfig.defaults();
         assertThat(PoolSizeCheck.peak(defaults, true)).isEqualTo(6);
         assertThat(PoolSizeCheck.peak(defaults, false)).isEqualTo(5);
-        assertThat(PoolSizeCheck.peak(defaults.toBuilder().notifyJdbcUrl("jdbc:postgresql://db/x").build(), true))
+        assertThat(PoolSizeCheck.peak(defaults.toBuilder().set(RelaySettings.NOTIFY_JDBC_URL, "jdbc:postgresql://db/x").build(), true))
                 .as("a dedicated LISTEN connection is not the pool's").isEqualTo(5);
-        assertThat(PoolSizeCheck.peak(defaults.toBuilder().notifyEnabled(false).build(), true)).isEqualTo(5);
+        assertThat(PoolSizeCheck.peak(defaults.toBuilder().set(RelaySettings.NOTIFY_ENABLED, false).build(), true)).isEqualTo(5);
     }
 
     @Test

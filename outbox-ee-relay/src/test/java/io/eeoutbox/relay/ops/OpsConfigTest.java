@@ -3,7 +3,7 @@ package io.eeoutbox.relay.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.eeoutbox.relay.ConfigLookups;
+import io.eeoutbox.relay.config.ConfigLookups;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,29 +26,31 @@ class OpsConfigTest {
     @Test
     void readsEveryKey() {
         OpsConfig c = OpsConfig.load(ConfigLookups.of(Map.of(
-                OpsConfig.METRICS_ENABLED, "false",
-                OpsConfig.METRICS_REFRESH_INTERVAL, "PT2S",
-                OpsConfig.HEALTH_ENABLED, "FALSE",
-                OpsConfig.HEALTH_UNREACHABLE_THRESHOLD, "PT1M",
-                OpsConfig.HEALTH_LIVENESS_POLL_MULTIPLE, "5",
-                OpsConfig.HEALTH_LIVENESS_MIN, "PT0S",
-                OpsConfig.JMX_ENABLED, " false ")));
-        assertThat(c).isEqualTo(new OpsConfig(false, Duration.ofSeconds(2), false, Duration.ofMinutes(1), 5,
-                Duration.ZERO, false));
+                OpsConfig.METRICS_ENABLED.key(), "false",
+                OpsConfig.METRICS_REFRESH_INTERVAL.key(), "PT2S",
+                OpsConfig.HEALTH_ENABLED.key(), "FALSE",
+                OpsConfig.HEALTH_UNREACHABLE_THRESHOLD.key(), "PT1M",
+                OpsConfig.HEALTH_LIVENESS_POLL_MULTIPLE.key(), "5",
+                OpsConfig.HEALTH_LIVENESS_MIN.key(), "PT0S",
+                OpsConfig.JMX_ENABLED.key(), " false ")));
+        assertThat(c).isEqualTo(OpsConfig.of(Map.of("outbox.relay.metrics.enabled", "false",
+                "outbox.relay.metrics.refresh-interval", "PT2S", "outbox.relay.health.enabled", "false",
+                "outbox.relay.health.unreachable-threshold", "PT1M", "outbox.relay.health.liveness-poll-multiple", "5",
+                "outbox.relay.health.liveness-min", "PT0S", "outbox.relay.jmx.enabled", "false")));
         assertThat(c.livenessThreshold(Duration.ofSeconds(1))).isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test
     void anInvalidValueNamesTheKeyAndWhatIsAllowed() {
-        assertThatThrownBy(() -> OpsConfig.load(ConfigLookups.of(Map.of(OpsConfig.METRICS_REFRESH_INTERVAL, "15s"))))
+        assertThatThrownBy(() -> OpsConfig.load(ConfigLookups.of(Map.of(OpsConfig.METRICS_REFRESH_INTERVAL.key(), "15s"))))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("invalid configuration: outbox.relay.metrics.refresh-interval=15s is not allowed: it must be"
-                        + " an ISO-8601 duration such as PT15S or PT1M");
-        assertThatThrownBy(() -> OpsConfig.load(ConfigLookups.of(Map.of(OpsConfig.METRICS_REFRESH_INTERVAL, "PT0S"))))
+                .hasMessage("invalid configuration: outbox.relay.metrics.refresh-interval=15s (allowed: an ISO-8601"
+                        + " duration from PT0.1S to PT1H)");
+        assertThatThrownBy(() -> OpsConfig.load(ConfigLookups.of(Map.of(OpsConfig.METRICS_REFRESH_INTERVAL.key(), "PT0S"))))
                 .hasMessageContaining("from PT0.1S to PT1H");
-        assertThatThrownBy(() -> OpsConfig.load(ConfigLookups.of(Map.of(OpsConfig.JMX_ENABLED, "yes"))))
+        assertThatThrownBy(() -> OpsConfig.load(ConfigLookups.of(Map.of(OpsConfig.JMX_ENABLED.key(), "yes"))))
                 .hasMessageContaining("outbox.relay.jmx.enabled=yes").hasMessageContaining("true or false");
-        assertThatThrownBy(() -> OpsConfig.load(ConfigLookups.of(Map.of(OpsConfig.HEALTH_LIVENESS_POLL_MULTIPLE, "0"))))
+        assertThatThrownBy(() -> OpsConfig.load(ConfigLookups.of(Map.of(OpsConfig.HEALTH_LIVENESS_POLL_MULTIPLE.key(), "0"))))
                 .hasMessageContaining("from 1 to 1000");
     }
 }

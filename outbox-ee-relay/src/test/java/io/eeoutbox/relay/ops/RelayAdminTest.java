@@ -1,11 +1,13 @@
 package io.eeoutbox.relay.ops;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eeoutbox.relay.MutableClock;
 import io.eeoutbox.relay.OutboxRelay;
-import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.spi.Publisher;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -36,7 +38,7 @@ class RelayAdminTest {
     private OutboxRelay relay(String name) {
         Publisher publisher = message -> { };
         return OutboxRelay.builder()
-                .config(RelayConfig.builder().name(name).notifyEnabled(false).pollInterval(Duration.ofHours(1)).build())
+                .config(RelayConfig.builder().set(RelaySettings.NAME, name).set(RelaySettings.NOTIFY_ENABLED, false).set(RelaySettings.POLL_INTERVAL, Duration.ofHours(1)).build())
                 .store(store).executor(executor).clock(clock).publisher(publisher).build();
     }
 

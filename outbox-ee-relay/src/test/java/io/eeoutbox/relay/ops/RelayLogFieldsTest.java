@@ -1,11 +1,13 @@
 package io.eeoutbox.relay.ops;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.MutableClock;
 import io.eeoutbox.relay.OutboxRelay;
-import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
 import java.time.Duration;
@@ -83,8 +85,8 @@ class RelayLogFieldsTest {
         };
         CountDownLatch dead = new CountDownLatch(1);
         relay = OutboxRelay.builder()
-                .config(RelayConfig.builder().name("logs").notifyEnabled(false).pollInterval(Duration.ofMillis(20))
-                        .maxAttempts(3).build())
+                .config(RelayConfig.builder().set(RelaySettings.NAME, "logs").set(RelaySettings.NOTIFY_ENABLED, false).set(RelaySettings.POLL_INTERVAL, Duration.ofMillis(20))
+                        .set(RelaySettings.MAX_ATTEMPTS, 3).build())
                 .store(store).executor(executor).clock(clock).publisher(broker)
                 .backoff(failedAttempts -> Duration.ZERO)
                 .listener(new RelayListener() {

@@ -1,8 +1,8 @@
 package io.eeoutbox.relay.ops;
 
 import io.eeoutbox.OutboxMessage;
-import io.eeoutbox.relay.CompletionMode;
-import io.eeoutbox.relay.OutboxStore;
+import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.store.OutboxStore;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;

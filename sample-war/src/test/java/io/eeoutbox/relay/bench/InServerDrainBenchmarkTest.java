@@ -1,11 +1,13 @@
 package io.eeoutbox.relay.bench;
 
+import io.eeoutbox.relay.config.RelaySettings;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.relay.OutboxRelay;
-import io.eeoutbox.relay.RelayConfig;
+import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.ee.OutboxRelayBootstrap;
 import io.eeoutbox.relay.ee.LocalOrJtaBatch;
 import io.eeoutbox.relay.jms.JmsPublisher;
@@ -168,7 +170,7 @@ class InServerDrainBenchmarkTest {
         results.environment("baseline: the reference article's algorithm (FetchOutboxBatch LIMIT " + BASELINE_BATCH
                 + " FOR UPDATE SKIP LOCKED in a transaction held across the sends, one MarkOutboxProcessed per row, one "
                 + "non-transacted persistent send per message); ee-outbox: OutboxRelay, its defaults but batch-size "
-                + RelayConfig.RECOMMENDED_BATCH_SIZE + ", NOTIFY off, the shipped JmsPublisher in one JTA transaction per "
+                + RelaySettings.RECOMMENDED_BATCH_SIZE + ", NOTIFY off, the shipped JmsPublisher in one JTA transaction per "
                 + "batch; the relay's non-JTA data source and the default managed executors");
         long started = System.nanoTime();
         boolean stoppedEarly = false;
@@ -402,8 +404,8 @@ class InServerDrainBenchmarkTest {
                 publishers.add(jms);
                 Publisher tracked = new TrackingPublisher(jms, log);
                 relays.add(OutboxRelay.builder()
-                        .config(RelayConfig.builder().name("benchmark-relay-" + (i + 1)).notifyEnabled(false)
-                                .batchSize(RelayConfig.RECOMMENDED_BATCH_SIZE).build())
+                        .config(RelayConfig.builder().set(RelaySettings.NAME, "benchmark-relay-" + (i + 1)).set(RelaySettings.NOTIFY_ENABLED, false)
+                                .set(RelaySettings.BATCH_SIZE, RelaySettings.RECOMMENDED_BATCH_SIZE).build())
                         .dataSource(dataSource)
                         .executor(scheduler)
                         .publisher(tracked)

@@ -9,6 +9,7 @@ import io.eeoutbox.relay.ops.GaugeSource;
 import io.eeoutbox.relay.ops.MetricsSink;
 import io.eeoutbox.relay.ops.OpsConfig;
 import io.eeoutbox.relay.ops.RelayAdmin;
+import io.eeoutbox.relay.ops.RelayAdministration;
 import io.eeoutbox.relay.ops.RelayHealth;
 import io.eeoutbox.relay.ops.RelayMBeans;
 import io.eeoutbox.relay.ops.RelayMetrics;
@@ -109,14 +110,15 @@ public class RelayOperations implements RelayListener {
         started = true;
         OutboxRelay relay = running.get();
         String name = relay.config().name();
-        refresher = new GaugeRefresher(name, relay::stats, clock, c.refreshInterval(), health);
+        RelayAdministration admin = new RelayAdministration(relay, clock);
+        refresher = new GaugeRefresher(name, admin::stats, clock, c.refreshInterval(), health);
         ScheduledExecutorService executor = null;
         try {
-            executor = InitialContext.doLookup(relay.config().executor());
+            executor = InitialContext.doLookup(bootstrap.resourceNames().executor());
             refresher.start(executor);
         } catch (NamingException | RuntimeException e) {
             LOG.log(Level.WARNING, "relay " + name + ": the gauge refresher could not be scheduled on "
-                    + relay.config().executor() + "; the database gauges stay unknown", e);
+                    + bootstrap.resourceNames().executor() + "; the database gauges stay unknown", e);
         }
         if (c.jmxEnabled()) {
             mbeanName = RelayMBeans.register(ManagementFactory.getPlatformMBeanServer(), new RelayAdmin(relay, clock));

@@ -1,0 +1,138 @@
+package io.eeoutbox.relay;
+
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.store.OutboxStore;
+import io.eeoutbox.relay.wake.NotifyListener;
+import io.eeoutbox.spi.BackoffPolicy;
+import io.eeoutbox.spi.Publisher;
+import io.eeoutbox.spi.RelayListener;
+import java.sql.DriverManager;
+import java.time.Clock;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.LongSupplier;
+import javax.sql.DataSource;
+
+/** Builds a relay; {@code config}, {@code executor}, {@code publisher} and a data source (or a store) are required. */
+public final class RelayBuilder {
+    RelayConfig config;
+    DataSource dataSource;
+    OutboxStore store;
+    ScheduledExecutorService executor;
+    Clock clock;
+    Publisher publisher;
+    RelayListener listener;
+    BackoffPolicy backoff;
+    ThreadFactory threadFactory;
+    NotifyListener.ConnectionSource notifyConnections;
+    LongSupplier nanoTime;
+    boolean pipelined = true;
+
+    RelayBuilder() {
+    }
+
+    /**
+     * Whether batch N may be completed on a second connection while batch N+1 is claimed and
+     * published (default true). The completion runs on the executor; the relay then uses two
+     * connections while it drains. Either way, a full batch that was published whole (with
+     * pipelining: in under 2 ms, so there is nothing to overlap) is completed by the next claim's
+     * own statement instead, one transaction and one commit per batch.
+     */
+    public RelayBuilder pipelined(boolean pipelined) {
+        this.pipelined = pipelined;
+        return this;
+    }
+
+    public RelayBuilder config(RelayConfig config) {
+        this.config = config;
+        return this;
+    }
+
+    /** A non-JTA data source whose connections autocommit. */
+    public RelayBuilder dataSource(DataSource dataSource) {
+        this.dataSource = dataSource;
+        return this;
+    }
+
+    /** Replaces the JDBC store (tests). */
+    public RelayBuilder store(OutboxStore store) {
+        this.store = store;
+        return this;
+    }
+
+    /** Runs drains, the poll and the cleanup; the relay never shuts it down. */
+    public RelayBuilder executor(ScheduledExecutorService executor) {
+        this.executor = executor;
+        return this;
+    }
+
+    public RelayBuilder clock(Clock clock) {
+        this.clock = clock;
+        return this;
+    }
+
+    public RelayBuilder publisher(Publisher publisher) {
+        this.publisher = publisher;
+        return this;
+    }
+
+    /** One listener; use {@link CompositeRelayListener} for several. */
+    public RelayBuilder listener(RelayListener listener) {
+        this.listener = listener;
+        return this;
+    }
+
+    /** Default: exponential with the configured initial delay, factor, maximum and jitter. */
+    public RelayBuilder backoff(BackoffPolicy backoff) {
+        this.backoff = backoff;
+        return this;
+    }
+
+    /** Makes the NOTIFY listener's long-running thread (in a server: a ManagedThreadFactory). */
+    public RelayBuilder threadFactory(ThreadFactory threadFactory) {
+        this.threadFactory = threadFactory;
+        return this;
+    }
+
+    /**
+     * Where the NOTIFY listener gets its connection. Default: {@link RelayConfig#notifyJdbcUrl()}
+     * through DriverManager when set, else one connection of the data source, kept open.
+     */
+    public RelayBuilder notifyConnections(NotifyListener.ConnectionSource source) {
+        this.notifyConnections = source;
+        return this;
+    }
+
+    RelayBuilder nanoTime(LongSupplier nanoTime) {
+        this.nanoTime = nanoTime;
+        return this;
+    }
+
+    /** Where the NOTIFY listener connects: the given source, else the configured URL, else the data source; or null. */
+    NotifyListener.ConnectionSource notifySource() {
+        if (notifyConnections != null) {
+            return notifyConnections;
+        }
+        if (config.notifyJdbcUrl().isPresent()) {
+            String url = config.notifyJdbcUrl().get();
+            String user = config.notifyUser().orElse(null);
+            String password = config.notifyPassword().orElse(null);
+            return () -> DriverManager.getConnection(url, user, password);
+        }
+        return dataSource == null ? null : dataSource::getConnection;
+    }
+
+    /** The thread factory for the LISTEN thread: the given one, else daemon threads. */
+    ThreadFactory listenThreads() {
+        return threadFactory != null ? threadFactory : r -> {
+            Thread t = new Thread(r);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    public OutboxRelay build() {
+        return new OutboxRelay(this);
+    }
+}
+

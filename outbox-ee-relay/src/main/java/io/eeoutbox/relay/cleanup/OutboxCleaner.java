@@ -1,0 +1,105 @@
+package io.eeoutbox.relay.cleanup;
+
+import io.eeoutbox.relay.store.OutboxStore;
+
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.OptionalInt;
+import java.util.function.BooleanSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Deletes published rows older than the retention period, and the consumers' inbox records
+ * ({@code processed_events}) older than the inbox retention, in bounded batches of one short
+ * transaction each. Every batch first takes a PostgreSQL advisory lock ({@link #LOCK_KEY}, held until
+ * that batch commits): when several servers run the relay, a batch runs only on the relay that got
+ * the lock, and the others skip this round.
+ */
+public final class OutboxCleaner {
+
+    /** The advisory lock key of outbox maintenance ("eeoutbox" in ASCII). */
+    public static final long LOCK_KEY = 0x65656f7574626f78L;
+
+    private static final Logger LOG = Logger.getLogger(OutboxCleaner.class.getName());
+
+    private final OutboxStore store;
+    private final Clock clock;
+    private final String relayName;
+    private final int batchSize;
+    private final BooleanSupplier keepGoing;
+    private boolean failing;
+
+    public OutboxCleaner(OutboxStore store, Clock clock, String relayName, int batchSize, BooleanSupplier keepGoing) {
+        this.store = store;
+        this.clock = clock;
+        this.relayName = relayName;
+        this.batchSize = batchSize;
+        this.keepGoing = keepGoing;
+    }
+
+    /** The outcome of one cleanup: rows deleted, and whether another relay held the lock. */
+    public record Result(long deleted, boolean lockedElsewhere) {
+    }
+
+    /**
+     * Deletes rows processed more than {@code retention} ago, batch after batch while batches come
+     * back full.
+     */
+    public Result clean(Duration retention) throws SQLException {
+        return clean((now, size) -> store.cleanupBatch(LOCK_KEY, now, retention, size));
+    }
+
+    /** Deletes inbox records older than {@code retention}, batch after batch while batches come back full. */
+    public Result cleanInbox(Duration retention) throws SQLException {
+        return clean((now, size) -> store.cleanupInboxBatch(LOCK_KEY, now, retention, size));
+    }
+
+    @FunctionalInterface
+    private interface Batch {
+        OptionalInt run(Instant now, int batchSize) throws SQLException;
+    }
+
+    private Result clean(Batch step) throws SQLException {
+        Instant now = clock.instant();
+        long deleted = 0;
+        while (true) {
+            OptionalInt batch = step.run(now, batchSize);
+            if (batch.isEmpty()) {
+                return new Result(deleted, true);
+            }
+            deleted += batch.getAsInt();
+            if (batch.getAsInt() < batchSize || !keepGoing.getAsBoolean()) {
+                return new Result(deleted, false);
+            }
+        }
+    }
+
+    /** The scheduled run: never throws; logs a failure once until a run succeeds again. */
+    public synchronized void runScheduled(Duration retention, Duration inboxRetention) {
+        try {
+            Result r = clean(retention);
+            Result inbox = r.lockedElsewhere() ? r : cleanInbox(inboxRetention);
+            if (inbox.deleted() > 0) {
+                LOG.info(() -> "relay " + relayName + ": cleanup deleted " + inbox.deleted()
+                        + " inbox records (processed_events) older than " + inboxRetention);
+            }
+            if (failing) {
+                LOG.info(() -> "relay " + relayName + ": cleanup works again");
+                failing = false;
+            }
+            if (r.deleted() > 0) {
+                LOG.info(() -> "relay " + relayName + ": cleanup deleted " + r.deleted() + " published rows older than " + retention);
+            } else if (r.lockedElsewhere()) {
+                LOG.fine(() -> "relay " + relayName + ": cleanup skipped, another relay holds the maintenance lock");
+            }
+        } catch (SQLException | RuntimeException e) {
+            if (!failing) {
+                failing = true;
+                LOG.log(Level.WARNING, e, () -> "relay " + relayName + ": cleanup failed (retried at the next interval): " + e);
+            }
+        }
+    }
+}

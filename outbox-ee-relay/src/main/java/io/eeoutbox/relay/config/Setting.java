@@ -1,0 +1,200 @@
+package io.eeoutbox.relay.config;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+
+/**
+ * One configuration key, declared once: its name, type, default, the values it accepts and a one-line
+ * description. Loading, validation, error messages, {@link RelayConfig#toString()} and the README's
+ * configuration table all come from these declarations ({@link RelaySettings}, and the EE resource names
+ * in {@code io.eeoutbox.relay.ee.ResourceNames}).
+ *
+ * @param <T> the value's type
+ */
+public final class Setting<T> {
+
+    private final String key;
+    private final String description;
+    private final T defaultValue;
+    private final String documentedDefault;
+    private final Form<T> form;
+    private final boolean secret;
+
+    /** How a value of a setting is written, read and checked; {@code allowed} is the text errors and docs show. */
+    record Form<T>(Function<String, T> parse, Predicate<T> accepts, String allowed, Function<T, String> format) {
+    }
+
+    private Setting(String key, String description, T defaultValue, String documentedDefault, Form<T> form,
+                    boolean secret) {
+        this.key = key;
+        this.description = description;
+        this.defaultValue = defaultValue;
+        this.documentedDefault = documentedDefault;
+        this.form = form;
+        this.secret = secret;
+    }
+
+    private static <T> Setting<T> of(String key, T defaultValue, Form<T> form, String description) {
+        return new Setting<>(key, description, defaultValue,
+                defaultValue == null ? "(none)" : form.format().apply(defaultValue), form, false);
+    }
+
+    // --- kinds -----------------------------------------------------------------------------------
+
+    public static Setting<Integer> integer(String key, int defaultValue, int min, int max, String description) {
+        return of(key, defaultValue, new Form<>(text -> {
+            try {
+                return Integer.parseInt(text);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }, v -> v != null && v >= min && v <= max, "a whole number from " + min + " to " + max, String::valueOf),
+                description);
+    }
+
+    public static Setting<Double> decimal(String key, double defaultValue, double min, double max, String description) {
+        return of(key, defaultValue, new Form<>(text -> {
+            try {
+                return Double.parseDouble(text);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }, v -> v != null && v >= min && v <= max, "a decimal number from " + min + " to " + max, String::valueOf),
+                description);
+    }
+
+    public static Setting<Duration> duration(String key, Duration defaultValue, Duration min, Duration max, String description) {
+        return of(key, defaultValue, new Form<>(text -> {
+            try {
+                return Duration.parse(text);
+            } catch (DateTimeParseException e) {
+                return null;
+            }
+        }, v -> v != null && v.compareTo(min) >= 0 && v.compareTo(max) <= 0,
+                "an ISO-8601 duration from " + iso(min) + " to " + iso(max), Setting::iso), description);
+    }
+
+    public static Setting<Boolean> flag(String key, boolean defaultValue, String description) {
+        return of(key, defaultValue, new Form<>(text -> switch (text.toLowerCase(Locale.ROOT)) {
+            case "true" -> Boolean.TRUE;
+            case "false" -> Boolean.FALSE;
+            default -> null;
+        }, Objects::nonNull, "true or false", String::valueOf), description);
+    }
+
+    /** Text matching {@code pattern}; {@code allowed} says in words what that is. */
+    public static Setting<String> text(String key, String defaultValue, Pattern pattern, String allowed,
+                                       String description) {
+        return of(key, defaultValue, new Form<>(Function.identity(),
+                v -> v != null && pattern.matcher(v).matches(), allowed, Function.identity()), description);
+    }
+
+    /** One of a fixed set of words, each standing for a value. */
+    public static <E> Setting<E> choice(String key, E defaultValue, Map<String, E> words, String description) {
+        Map<String, E> byWord = Map.copyOf(words);
+        Function<E, String> format = v -> byWord.entrySet().stream().filter(e -> e.getValue().equals(v))
+                .map(Map.Entry::getKey).findFirst().orElse(String.valueOf(v));
+        return of(key, defaultValue, new Form<>(text -> byWord.get(text.toLowerCase(Locale.ROOT)), byWord::containsValue,
+                inWords(words.keySet()), format), description);
+    }
+
+    private static String inWords(java.util.Collection<String> words) {
+        java.util.List<String> list = java.util.List.copyOf(words);
+        return list.size() == 1 ? list.get(0)
+                : String.join(", ", list.subList(0, list.size() - 1)) + " or " + list.get(list.size() - 1);
+    }
+
+    /** A duration as a user writes it: whole days as {@code P7D}, anything else as {@link Duration#toString()}. */
+    static String iso(Duration d) {
+        return !d.isZero() && d.toSeconds() % 86_400 == 0 && d.getNano() == 0 ? "P" + d.toDays() + "D" : d.toString();
+    }
+
+    /** The same setting, its value never shown in logs or by {@link RelayConfig#toString()}. */
+    Setting<T> secret() {
+        return new Setting<>(key, description, defaultValue, documentedDefault, form, true);
+    }
+
+    /** The same setting, with its default described in words (a computed or context-dependent default). */
+    Setting<T> documentedDefault(String text) {
+        return new Setting<>(key, description, defaultValue, text, form, secret);
+    }
+
+    // --- use -------------------------------------------------------------------------------------
+
+    public String key() {
+        return key;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** The default, or null when the setting is unset by default. */
+    public T defaultValue() {
+        return defaultValue;
+    }
+
+    /** The default as the documentation shows it. */
+    public String documentedDefault() {
+        return documentedDefault;
+    }
+
+    /** The accepted values, in words. */
+    public String allowed() {
+        return form.allowed();
+    }
+
+    public boolean isSecret() {
+        return secret;
+    }
+
+    /** Reads a value written as text; throws naming the key, the text and what is allowed. */
+    public T parse(String text) {
+        String trimmed = secret ? text : text.trim();
+        T value = form.parse().apply(trimmed);
+        if (value == null || !form.accepts().test(value)) {
+            throw invalid(secret ? "****" : trimmed);
+        }
+        return value;
+    }
+
+    /** Checks a value set in code; throws naming the key, the value and what is allowed. */
+    public T check(T value) {
+        if (value == null || !form.accepts().test(value)) {
+            throw invalid(secret || value == null ? String.valueOf(value == null ? null : "****") : format(value));
+        }
+        return value;
+    }
+
+    /** The value as a user would write it; {@code ****} for a secret. */
+    public String show(T value) {
+        if (value == null) {
+            return "(unset)";
+        }
+        return secret ? "****" : format(value);
+    }
+
+    private String format(T value) {
+        return form.format().apply(value);
+    }
+
+    /** An error naming this key, the value and what is allowed. */
+    public IllegalArgumentException invalid(Object value) {
+        return invalid(key, value, form.allowed());
+    }
+
+    static IllegalArgumentException invalid(String key, Object value, String allowed) {
+        return new IllegalArgumentException("invalid configuration: " + key + "=" + value + " (allowed: " + allowed + ")");
+    }
+
+    @Override
+    public String toString() {
+        return key;
+    }
+}

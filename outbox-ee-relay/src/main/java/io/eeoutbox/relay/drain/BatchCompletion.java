@@ -1,0 +1,166 @@
+package io.eeoutbox.relay.drain;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.backoff.RetryPlanner;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.store.OutboxStore;
+import io.eeoutbox.spi.BrokerUnavailableException;
+import io.eeoutbox.spi.RelayListener;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The complete step: the statements that settle one published batch, one per kind of row, so a batch is
+ * never half-marked. Published rows are marked (or deleted), failed ones get their attempt counted and a
+ * retry time, rows the broker could not take are deferred without counting, and rows never handed to the
+ * publisher are released.
+ */
+final class BatchCompletion {
+
+    private static final Logger LOG = Logger.getLogger(BatchCompletion.class.getName());
+
+    private final RelayConfig config;
+    private final Clock clock;
+    private final RetryPlanner retries;
+    private final RelayListener listener;
+    private final RelayCounters counters;
+
+    BatchCompletion(RelayConfig config, Clock clock, RetryPlanner retries, RelayListener listener, RelayCounters counters) {
+        this.config = config;
+        this.clock = clock;
+        this.retries = retries;
+        this.listener = listener;
+        this.counters = counters;
+    }
+
+    /** All of a batch's statements, on {@code session}. */
+    void settle(OutboxStore.Session session, UUID token, Round round, List<OutboxMessage> unpublished) throws SQLException {
+        completePublished(session, token, round.published());
+        recordFailures(session, token, round);
+        release(session, token, unpublished);
+    }
+
+    void completePublished(OutboxStore.Session session, UUID token, List<OutboxMessage> published) throws SQLException {
+        if (published.isEmpty()) {
+            return;
+        }
+        List<UUID> ids = ids(published);
+        warnIfNotAllCompleted(ids.size(), session.complete(config.completion(), ids, token, clock.instant()));
+    }
+
+    void warnIfNotAllCompleted(int published, int completed) {
+        if (completed < published) {
+            LOG.warning(() -> "relay " + config.name() + ": " + (published - completed) + " of " + published
+                    + " published rows were no longer leased to this relay (the lease of " + config.lease()
+                    + " ran out while publishing); another relay may publish them again");
+        }
+    }
+
+    private void recordFailures(OutboxStore.Session session, UUID token, Round round) throws SQLException {
+        if (!round.published().isEmpty()) {
+            retries.brokerReached();
+        }
+        if (round.failures().isEmpty()) {
+            return;
+        }
+        Instant now = clock.instant();
+        Map<OutboxMessage, Throwable> unavailable = new LinkedHashMap<>();
+        Map<OutboxMessage, Throwable> counted = new LinkedHashMap<>();
+        for (Map.Entry<OutboxMessage, Throwable> e : round.failures().entrySet()) {
+            (e.getValue() instanceof BrokerUnavailableException ? unavailable : counted).put(e.getKey(), e.getValue());
+        }
+        defer(session, token, now, unavailable);
+        if (!counted.isEmpty()) {
+            count(session, token, now, counted);
+        }
+    }
+
+    private void count(OutboxStore.Session session, UUID token, Instant now, Map<OutboxMessage, Throwable> counted)
+            throws SQLException {
+        List<OutboxStore.Failure> failures = new ArrayList<>(counted.size());
+        Map<UUID, Instant> retryAfters = new HashMap<>();
+        for (Map.Entry<OutboxMessage, Throwable> e : counted.entrySet()) {
+            OutboxMessage m = e.getKey();
+            Instant retryAfter = retries.retryAfter(now, m.attempt());
+            retryAfters.put(m.id(), retryAfter);
+            failures.add(new OutboxStore.Failure(m.id(), retryAfter, ErrorTexts.describe(e.getValue())));
+        }
+        Map<UUID, OutboxStore.FailureOutcome> byId = new HashMap<>();
+        for (OutboxStore.FailureOutcome o : session.recordFailures(token, now, config.maxAttempts(), failures)) {
+            byId.put(o.id(), o);
+        }
+        int dead = 0;
+        for (Map.Entry<OutboxMessage, Throwable> e : counted.entrySet()) {
+            OutboxMessage m = e.getKey();
+            Throwable cause = e.getValue();
+            Instant retryAfter = retryAfters.get(m.id());
+            OutboxStore.FailureOutcome outcome = byId.get(m.id());
+            String error = ErrorTexts.describe(cause);
+            if (outcome == null) {
+                LOG.warning(() -> "publish failed, row no longer leased to relay " + config.name()
+                        + " (its new holder retries it): " + m.logFields() + " error=" + error);
+                listener.failed(m, cause, retryAfter);
+            } else if (outcome.dead()) {
+                dead++;
+                LOG.warning(() -> "dead letter: the last allowed attempt (" + config.maxAttempts() + ") failed, the event"
+                        + " is not retried automatically: " + m.logFields() + " error=" + error);
+                listener.failed(m, cause, retryAfter);
+                listener.deadLettered(m, cause);
+            } else {
+                LOG.warning(() -> "publish failed, retry after " + retryAfter + ": " + m.logFields() + " error=" + error);
+                listener.failed(m, cause, retryAfter);
+            }
+            LOG.log(Level.FINE, cause, () -> "publish failure of " + m.logFields());
+        }
+        counters.deadLettered(dead);
+    }
+
+    /**
+     * The broker could not be reached: the rows go back, due again after a short backoff that grows with the
+     * length of the outage, and the attempt does not count (no dead letters from an outage). One log line per
+     * batch, not one per event.
+     */
+    private void defer(OutboxStore.Session session, UUID token, Instant now, Map<OutboxMessage, Throwable> unavailable)
+            throws SQLException {
+        if (unavailable.isEmpty()) {
+            return;
+        }
+        Instant retryAfter = retries.nextDeferral(now);
+        Throwable first = unavailable.values().iterator().next();
+        String error = ErrorTexts.describe(first);
+        int deferred = session.defer(ids(List.copyOf(unavailable.keySet())), token, now, retryAfter, error);
+        retries.holdUntil(retryAfter);
+        LOG.warning(() -> "broker unavailable: " + deferred + " events deferred until " + retryAfter
+                + " (not counted as attempts) relay=" + config.name() + " error=" + error);
+        for (Map.Entry<OutboxMessage, Throwable> e : unavailable.entrySet()) {
+            OutboxMessage m = e.getKey();
+            LOG.fine(() -> "deferred, broker unavailable: " + m.logFields());
+            listener.failed(m, e.getValue(), retryAfter);
+        }
+    }
+
+    private void release(OutboxStore.Session session, UUID token, List<OutboxMessage> unpublished) throws SQLException {
+        if (unpublished.isEmpty()) {
+            return;
+        }
+        int released = session.release(ids(unpublished), token);
+        LOG.fine(() -> "relay " + config.name() + " released " + released + " unpublished rows");
+    }
+
+    static List<UUID> ids(List<OutboxMessage> messages) {
+        List<UUID> ids = new ArrayList<>(messages.size());
+        for (OutboxMessage m : messages) {
+            ids.add(m.id());
+        }
+        return ids;
+    }
+}

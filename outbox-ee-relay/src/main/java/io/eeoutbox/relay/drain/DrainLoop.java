@@ -1,0 +1,273 @@
+package io.eeoutbox.relay.drain;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.backoff.RetryPlanner;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.store.ClaimFloor;
+import io.eeoutbox.relay.store.OutboxStore;
+import io.eeoutbox.spi.BackoffPolicy;
+import io.eeoutbox.spi.BrokerUnavailableException;
+import io.eeoutbox.spi.Publisher;
+import io.eeoutbox.spi.RelayListener;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * One drain: claim a batch, publish it ({@link BatchPublisher}), complete it ({@link BatchCompletion}, by the
+ * route {@link CompletionRule} picks), and again while batches come back full.
+ *
+ * <p>Each claim is one short autocommit statement that leases rows to a fresh claim token until
+ * {@code now + lease}. No database transaction is open while the publisher runs. Each row ends published,
+ * failed, released, or (if the relay dies) leased until its lease expires and another relay takes it.
+ */
+public final class DrainLoop {
+
+    private final OutboxStore store;
+    private final RelayConfig config;
+    private final Clock clock;
+    private final LongSupplier nanoTime;
+    private final RelayListener listener;
+    private final RelayCounters counters;
+    private final BooleanSupplier mayClaim;
+    private final RetryPlanner retries;
+    private final BatchPublisher publisher;
+    private final BatchCompletion completion;
+    private final ClaimFloor floor;
+    private final Executor completionExecutor; // null: complete inline
+    private final boolean fused;
+
+    private DrainLoop(Builder b) {
+        this.store = Objects.requireNonNull(b.store, "store");
+        this.config = Objects.requireNonNull(b.config, "config");
+        this.clock = b.clock != null ? b.clock : Clock.systemUTC();
+        this.nanoTime = b.nanoTime != null ? b.nanoTime : System::nanoTime;
+        this.listener = b.listener != null ? b.listener : new RelayListener() { };
+        this.counters = b.counters != null ? b.counters : new RelayCounters();
+        this.mayClaim = b.mayClaim != null ? b.mayClaim : () -> true;
+        BooleanSupplier stopping = b.stopping != null ? b.stopping : () -> false;
+        this.retries = new RetryPlanner(Objects.requireNonNull(b.backoff, "backoff"));
+        this.publisher = new BatchPublisher(Objects.requireNonNull(b.publisher, "publisher"), config, clock, nanoTime,
+                stopping);
+        this.completion = new BatchCompletion(config, clock, retries, listener, counters);
+        this.floor = new ClaimFloor(config.claimRescanInterval());
+        this.completionExecutor = b.completionExecutor;
+        this.fused = b.fused;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Claims and publishes until a batch comes back less than full, or claiming is no longer allowed.
+     *
+     * @return how many rows were claimed in all
+     * @throws SQLException when the database fails; rows of the batch in flight stay leased until their lease ends
+     */
+    public int drain() throws SQLException {
+        try {
+            return drainOnSession();
+        } catch (SQLException | RuntimeException e) {
+            floor.reset();
+            throw e;
+        } finally {
+            floor.runEnded();
+        }
+    }
+
+    private int drainOnSession() throws SQLException {
+        int total = 0;
+        try (OutboxStore.Session session = store.open();
+             Completer completer = CompletionRule.completerFor(store, session, completionExecutor)) {
+            CarriedBatch carry = null;
+            while (mayClaim.getAsBoolean()) {
+                BatchOutcome outcome = runBatch(session, completer, carry);
+                carry = outcome.carry();
+                total += outcome.claimed();
+                if (!outcome.full() || outcome.end() != BatchOutcome.End.NONE) {
+                    break; // after a broker outage the next batch would fail the same way (see holdsForBroker)
+                }
+            }
+            if (carry != null) {
+                carry.done(session.complete(config.completion(), carry.ids(), carry.token(), clock.instant()),
+                        nanoTime.getAsLong(), completion, counters, listener);
+            }
+            completer.flush();
+        }
+        return total;
+    }
+
+    /** See {@link RetryPlanner#holdsForBroker}. */
+    public boolean holdsForBroker(Instant now) {
+        return retries.holdsForBroker(now);
+    }
+
+    /** When the broker hold ends, or null when there is none. */
+    public Instant brokerHoldUntil() {
+        return retries.brokerHoldUntil();
+    }
+
+    /** Claims, publishes and completes one batch on {@code session}, before returning. */
+    BatchOutcome runBatch(OutboxStore.Session session) throws SQLException {
+        try (Completer inline = new InlineCompleter(session)) {
+            return runBatch(session, inline, null);
+        }
+    }
+
+    /** @param carry the previous batch, completed by this claim's statement; or null */
+    private BatchOutcome runBatch(OutboxStore.Session session, Completer completer, CarriedBatch carry)
+            throws SQLException {
+        long started = nanoTime.getAsLong();
+        Instant now = clock.instant();
+        UUID token = UUID.randomUUID();
+        Instant lockedUntil = now.plus(config.lease());
+        OutboxStore.Claim next = new OutboxStore.Claim(token, now, lockedUntil, new OutboxStore.ClaimLimits(
+                config.maxAttempts(), config.batchSize(), config.batchMaxBytes(), config.ordered()), floor.next(started));
+        List<OutboxMessage> claimed;
+        boolean full;
+        if (carry != null) {
+            OutboxStore.CompletedAndClaimed both = session.completeAndClaim(config.completion(), carry.ids(),
+                    carry.token(), next);
+            carry.done(both.completed(), nanoTime.getAsLong(), completion, counters, listener);
+            claimed = both.claimed();
+            full = both.full();
+        } else {
+            OutboxStore.Claimed one = session.claim(next);
+            claimed = one.messages();
+            full = one.full();
+        }
+        if (claimed.isEmpty()) {
+            return BatchOutcome.EMPTY;
+        }
+        floor.claimed(started, claimed.stream().mapToLong(OutboxMessage::seq).min().orElse(0L),
+                claimed.stream().mapToLong(OutboxMessage::seq).max().orElse(0L), full);
+        BatchOrdering.Plan plan = BatchOrdering.plan(claimed, config.ordered());
+        long publishStarted = nanoTime.getAsLong();
+        Round round = publisher.publish(plan.publish(), lockedUntil);
+        long publishNanos = nanoTime.getAsLong() - publishStarted;
+
+        List<OutboxMessage> unpublished = new ArrayList<>(plan.holdBack().size() + round.unpublished().size());
+        unpublished.addAll(plan.holdBack());
+        unpublished.addAll(round.unpublished());
+        for (OutboxMessage m : round.published()) {
+            listener.published(m);
+        }
+        boolean allPublished = unpublished.isEmpty() && round.failures().isEmpty();
+        if (CompletionRule.withNextClaim(fused, completer, publishNanos, full, allPublished, mayClaim.getAsBoolean())) {
+            retries.brokerReached();
+            return new BatchOutcome(claimed.size(), true, round.published().size(), 0, BatchOutcome.End.NONE,
+                    new CarriedBatch(token, round.published(), started));
+        }
+        completer.submit(s -> {
+            completion.settle(s, token, round, unpublished);
+            long elapsed = nanoTime.getAsLong() - started;
+            counters.batch(round.published().size(), round.failures().size(), elapsed);
+            listener.batchCompleted(claimed.size(), round.published().size(), round.failures().size(),
+                    Duration.ofNanos(elapsed));
+        });
+        BatchOutcome.End end = BatchOutcome.End.NONE;
+        if (!round.unpublished().isEmpty()) {
+            end = BatchOutcome.End.CUT_SHORT;
+        } else if (round.published().isEmpty() && round.failures().values().stream()
+                .anyMatch(BrokerUnavailableException.class::isInstance)) {
+            end = BatchOutcome.End.BROKER_UNAVAILABLE;
+        }
+        return new BatchOutcome(claimed.size(), full, round.published().size(), unpublished.size(), end, null);
+    }
+
+    /** Sets up a drain loop; {@code store}, {@code publisher}, {@code backoff} and {@code config} are required. */
+    public static final class Builder {
+        private OutboxStore store;
+        private Publisher publisher;
+        private RelayListener listener;
+        private BackoffPolicy backoff;
+        private RelayConfig config;
+        private Clock clock;
+        private RelayCounters counters;
+        private BooleanSupplier mayClaim;
+        private BooleanSupplier stopping;
+        private LongSupplier nanoTime;
+        private Executor completionExecutor;
+        private boolean fused;
+
+        private Builder() {
+        }
+
+        public Builder store(OutboxStore value) {
+            this.store = value;
+            return this;
+        }
+
+        public Builder publisher(Publisher value) {
+            this.publisher = value;
+            return this;
+        }
+
+        public Builder listener(RelayListener value) {
+            this.listener = value;
+            return this;
+        }
+
+        public Builder backoff(BackoffPolicy value) {
+            this.backoff = value;
+            return this;
+        }
+
+        public Builder config(RelayConfig value) {
+            this.config = value;
+            return this;
+        }
+
+        public Builder clock(Clock value) {
+            this.clock = value;
+            return this;
+        }
+
+        public Builder counters(RelayCounters value) {
+            this.counters = value;
+            return this;
+        }
+
+        /** Asked before each claim: false once the relay is paused or stopping. */
+        public Builder mayClaim(BooleanSupplier value) {
+            this.mayClaim = value;
+            return this;
+        }
+
+        /** Asked while publishing: true once the relay is stopping (the rest of the batch is released). */
+        public Builder stopping(BooleanSupplier value) {
+            this.stopping = value;
+            return this;
+        }
+
+        public Builder nanoTime(LongSupplier value) {
+            this.nanoTime = value;
+            return this;
+        }
+
+        /** Completes batch N on a second connection on this executor while batch N+1 is published; null: inline. */
+        public Builder completionExecutor(Executor value) {
+            this.completionExecutor = value;
+            return this;
+        }
+
+        /** Lets a full, wholly published batch be completed by the next claim's statement ({@link CarriedBatch}). */
+        public Builder fused(boolean value) {
+            this.fused = value;
+            return this;
+        }
+
+        public DrainLoop build() {
+            return new DrainLoop(this);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.eeoutbox.relay.store;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * Where a claim starts (schema V9's {@code p_min_seq}), so that a claim does not walk again the index
+ * entries of rows it has already passed.
+ *
+ * <p>While a snapshot is held (a long transaction, an idle-in-transaction session, a replication slot),
+ * vacuum cannot remove the old versions of published rows, and a claim that starts at the head of the
+ * pending index visits every one of them: each claim gets slower the longer the snapshot is held. A claim
+ * here starts at the lowest seq that this relay claimed at least one rescan interval ago, so it walks
+ * about one interval's worth of rows; and at least once per rescan interval a claim starts at 0, the whole
+ * index, and finds what lies below the bound: rows due for a retry, leases that were released or ran out,
+ * rows of transactions that committed more than an interval after they inserted (a row of a transaction
+ * shorter than the interval is above the bound: the bound was claimed before that row's seq was drawn).
+ *
+ * <p>Not thread-safe: one drain at a time uses it. Times are {@link System#nanoTime()} values.
+ */
+public final class ClaimFloor {
+
+    private final long intervalNanos;
+    private final Deque<long[]> claims = new ArrayDeque<>(); // {nanoTime, lowest seq claimed}, oldest first
+    private long floor;
+    private long continueAt = -1; // after a full claim: where the next claim of the same run starts
+    private long lastFullNanos;
+    private boolean fullDone;
+
+    /** @param rescanInterval zero: every claim starts at 0 (no bound) */
+    public ClaimFloor(Duration rescanInterval) {
+        this.intervalNanos = rescanInterval.toNanos();
+    }
+
+    /** The seq the next claim starts at, {@code now} being its start: 0 when a full rescan is due. */
+    public long next(long now) {
+        if (continueAt >= 0) {
+            long at = continueAt;
+            continueAt = -1;
+            return at;
+        }
+        if (intervalNanos == 0 || !fullDone || now - lastFullNanos >= intervalNanos) {
+            fullDone = true;
+            lastFullNanos = now;
+            return 0L;
+        }
+        while (!claims.isEmpty() && now - claims.peekFirst()[0] >= intervalNanos) {
+            floor = Math.max(floor, claims.pollFirst()[1]);
+        }
+        return floor;
+    }
+
+    /**
+     * A claim that started at {@code startedAt} took rows with seqs from {@code lowestSeq} to
+     * {@code highestSeq}; when it was {@code full}, the next claim goes on after {@code highestSeq} (every due
+     * row below it was just claimed, or is locked by another relay), so a backlog is walked once.
+     */
+    public void claimed(long startedAt, long lowestSeq, long highestSeq, boolean full) {
+        if (intervalNanos == 0) {
+            return;
+        }
+        continueAt = full ? highestSeq + 1 : -1;
+        long[] last = claims.peekLast();
+        if (last != null && last[1] <= lowestSeq && startedAt - last[0] < intervalNanos / 16) {
+            return; // a claim in the same sixteenth of an interval with a higher start adds nothing
+        }
+        claims.addLast(new long[] {startedAt, lowestSeq});
+    }
+
+    /** A drain ended: its next claim does not go on after the last one (rows it released lie below). */
+    public void runEnded() {
+        continueAt = -1;
+    }
+
+    /** Forgets every bound (after a database error): the next claim starts at 0. */
+    public void reset() {
+        claims.clear();
+        continueAt = -1;
+        floor = 0;
+        fullDone = false;
+    }
+}

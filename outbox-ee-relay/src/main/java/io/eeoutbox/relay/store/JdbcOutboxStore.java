@@ -1,0 +1,350 @@
+package io.eeoutbox.relay.store;
+
+import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.store.ListenerId;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.TraceContext;
+import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchParams;
+import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchRow;
+import io.eeoutbox.jpa.generated.DeadLetterExhaustedOutboxEventsParams;
+import io.eeoutbox.jpa.generated.DeferOutboxBatchDelayedParams;
+import io.eeoutbox.jpa.generated.DeleteExpiredOutboxEventsParams;
+import io.eeoutbox.jpa.generated.DeleteExpiredProcessedEventsParams;
+import io.eeoutbox.jpa.generated.OutboxEventJdbc;
+import io.eeoutbox.jpa.generated.OutboxStatsRow;
+import io.eeoutbox.jpa.generated.ProcessedEventJdbc;
+import io.eeoutbox.jpa.generated.RecordOutboxFailuresDelayedParams;
+import io.eeoutbox.jpa.generated.RecordOutboxFailuresRow;
+import io.eeoutbox.jpa.generated.RegisterOutboxWaiterParams;
+import io.eeoutbox.jpa.generated.RenewOutboxWaiterParams;
+import io.eeoutbox.jpa.generated.ReleaseOutboxClaimParams;
+import io.eeoutbox.jpa.generated.RetryOutboxDeadLettersParams;
+import io.eeoutbox.jpa.generated.UnregisterOutboxWaiterParams;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * {@link OutboxStore} over a non-JTA {@link DataSource}, with the DAO generated from {@code sql/queries}.
+ *
+ * <p>Each of the relay's writes is its own short transaction that commits with the configured
+ * synchronous_commit ({@code outbox.relay.synchronous-commit}), set for that transaction only, so the
+ * setting never outlives it and a pooled connection goes back to its pool unchanged. The hot ones
+ * (claim, complete, and both together) are one autocommit statement, {@code CompleteAndClaimOutboxBatch},
+ * which sets it itself: one round trip and one commit each. The others (record failures, defer,
+ * release, cleanup) run {@code SetRelaySynchronousCommit} first in an explicit transaction. The
+ * read-only and operator statements (stats, dead-letter retries) run with autocommit.
+ *
+ * <p>Times come from PostgreSQL's clock (schema V9): leases, retry times, processed_at and the cleanup's
+ * cut-off are the database's {@code now()} plus or minus a duration, so relays on servers whose clocks
+ * differ never overlap. The instants the relay passes in are used only to turn its deadlines into
+ * durations, except with {@link #withStatementClock}, for tests that move time.
+ */
+public final class JdbcOutboxStore implements OutboxStore {
+
+    private final DataSource dataSource;
+    private final String synchronousCommit;
+    /** False: the statements take PostgreSQL's now(); true: the caller's instants (tests only). */
+    private final boolean callerTime;
+
+    /** A store whose relay transactions commit with the default of {@code outbox.relay.synchronous-commit}. */
+    public JdbcOutboxStore(DataSource dataSource) {
+        this(dataSource, RelaySettings.SYNCHRONOUS_COMMIT.defaultValue());
+    }
+
+    /** @param synchronousCommit synchronous_commit for the relay's own transactions (see {@code outbox.relay.synchronous-commit}) */
+    public JdbcOutboxStore(DataSource dataSource, String synchronousCommit) {
+        this(dataSource, synchronousCommit, false);
+    }
+
+    private JdbcOutboxStore(DataSource dataSource, String synchronousCommit, boolean callerTime) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.synchronousCommit = RelaySettings.SYNCHRONOUS_COMMIT.parse(String.valueOf(synchronousCommit));
+        this.callerTime = callerTime;
+    }
+
+    /**
+     * For tests that move time: a store whose statements take the instants the relay passes in (from the
+     * relay's {@link Clock}) instead of PostgreSQL's clock. Never in production: relays on servers whose
+     * clocks differ could then hold the same rows.
+     */
+    public static JdbcOutboxStore withStatementClock(DataSource dataSource) {
+        return new JdbcOutboxStore(dataSource, RelaySettings.SYNCHRONOUS_COMMIT.defaultValue(), true);
+    }
+
+    /** The {@code now} parameter of a V9 statement: NULL (the database's clock) unless tests move time. */
+    private Instant statementNow(Instant callerNow) {
+        return callerTime ? callerNow : null;
+    }
+
+    private static long millisBetween(Instant from, Instant to) {
+        return Math.max(0, Duration.between(from, to).toMillis());
+    }
+
+    @Override
+    public Session open() throws SQLException {
+        return new JdbcSession(autocommit(dataSource.getConnection()), synchronousCommit);
+    }
+
+    @Override
+    public int deadLetterExhausted(int maxAttempts, Instant now) throws SQLException {
+        return relayTransaction(c -> new OutboxEventJdbc(c).deadLetterExhaustedOutboxEvents(
+                new DeadLetterExhaustedOutboxEventsParams(maxAttempts, statementNow(now))).orElse(0));
+    }
+
+    @Override
+    public Stats stats() throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            OutboxStatsRow row = new OutboxEventJdbc(c).outboxStats()
+                    .orElseThrow(() -> new SQLException("OutboxStats returned no row"));
+            return new Stats(row.pending(), row.dead(), row.oldestPendingCreatedAt());
+        }
+    }
+
+    @Override
+    public boolean retryDeadLetter(UUID id) throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            return new OutboxEventJdbc(c).retryOutboxDeadLetter(id) > 0;
+        }
+    }
+
+    @Override
+    public int retryDeadLetters(String eventType, String aggregateType, Instant createdFrom, Instant createdTo)
+            throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            return new OutboxEventJdbc(c).retryOutboxDeadLetters(
+                    new RetryOutboxDeadLettersParams(eventType, aggregateType, createdFrom, createdTo));
+        }
+    }
+
+    @Override
+    public OptionalInt cleanupBatch(long lockKey, Instant now, Duration retention, int batchSize) throws SQLException {
+        return maintenance(lockKey, c -> new OutboxEventJdbc(c).deleteExpiredOutboxEvents(
+                new DeleteExpiredOutboxEventsParams(statementNow(now), retention.toMillis(), batchSize)).orElse(0));
+    }
+
+    @Override
+    public OptionalInt cleanupInboxBatch(long lockKey, Instant now, Duration retention, int batchSize) throws SQLException {
+        return maintenance(lockKey, c -> new ProcessedEventJdbc(c).deleteExpiredProcessedEvents(
+                new DeleteExpiredProcessedEventsParams(statementNow(now), retention.toMillis(), batchSize)).orElse(0));
+    }
+
+    /** One maintenance statement in a short transaction that first takes the lock {@code lockKey}; empty when it was taken. */
+    private OptionalInt maintenance(long lockKey, MaintenanceWork work) throws SQLException {
+        return relayTransaction(c -> new OutboxEventJdbc(c).tryOutboxMaintenanceLock(lockKey).orElse(Boolean.FALSE)
+                ? OptionalInt.of(work.run(c)) : OptionalInt.empty());
+    }
+
+    /** {@code work} in one short transaction of the relay's own, committed with the configured synchronous_commit. */
+    private <T> T relayTransaction(TransactionWork<T> work) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            boolean autoCommit = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try {
+                new OutboxEventJdbc(c).setRelaySynchronousCommit(synchronousCommit);
+                T result = work.run(c);
+                c.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(c, e);
+                throw e;
+            } finally {
+                c.setAutoCommit(autoCommit);
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface TransactionWork<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    @FunctionalInterface
+    private interface MaintenanceWork {
+        int run(Connection c) throws SQLException;
+    }
+
+    @Override
+    public void registerWaiter(ListenerId listener, String relayName) throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            new OutboxEventJdbc(c).registerOutboxWaiter(
+                    new RegisterOutboxWaiterParams(listener.pid(), listener.start(), relayName));
+        }
+    }
+
+    @Override
+    public boolean renewWaiter(ListenerId listener) throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            return new OutboxEventJdbc(c).renewOutboxWaiter(new RenewOutboxWaiterParams(listener.pid(), listener.start())) > 0;
+        }
+    }
+
+    @Override
+    public boolean unregisterWaiter(ListenerId listener) throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            return new OutboxEventJdbc(c).unregisterOutboxWaiter(
+                    new UnregisterOutboxWaiterParams(listener.pid(), listener.start())) > 0;
+        }
+    }
+
+    /** Autocommit: the lock the statement takes ends with it (see {@code TryOutboxQuiesce}). */
+    @Override
+    public boolean tryQuiesce() throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            return new OutboxEventJdbc(c).tryOutboxQuiesce().orElse(Boolean.FALSE);
+        }
+    }
+
+    @Override
+    public int deleteStaleWaiters() throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            return new OutboxEventJdbc(c).deleteStaleOutboxWaiters();
+        }
+    }
+
+    private static Connection autocommit(Connection c) throws SQLException {
+        try {
+            if (!c.getAutoCommit()) {
+                c.setAutoCommit(true);
+            }
+            return c;
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    private static void rollbackQuietly(Connection c, Exception cause) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Work<T> {
+        T run() throws SQLException;
+    }
+
+    /** A connection with autocommit on; every operation is one transaction. */
+    private final class JdbcSession implements Session {
+        private final Connection connection;
+        private final OutboxEventJdbc dao;
+        private final String synchronousCommit;
+
+        JdbcSession(Connection connection, String synchronousCommit) {
+            this.connection = connection;
+            this.dao = new OutboxEventJdbc(connection);
+            this.synchronousCommit = synchronousCommit;
+        }
+
+        /** Runs {@code work} in one explicit transaction that commits with the configured synchronous_commit. */
+        private <T> T transaction(Work<T> work) throws SQLException {
+            connection.setAutoCommit(false);
+            try {
+                dao.setRelaySynchronousCommit(synchronousCommit);
+                T result = work.run();
+                connection.commit();
+                return result;
+            } catch (SQLException | RuntimeException e) {
+                rollbackQuietly(connection, e);
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        }
+
+        @Override
+        public Claimed claim(Claim claim) throws SQLException {
+            CompletedAndClaimed c = completeAndClaim(CompletionMode.MARK, List.of(), null, claim);
+            return new Claimed(c.claimed(), c.full());
+        }
+
+        @Override
+        public int complete(CompletionMode mode, List<UUID> ids, UUID token, Instant now) throws SQLException {
+            if (ids.isEmpty()) {
+                return 0;
+            }
+            return completeAndClaim(mode, ids, token, new Claim(token, now, now, new ClaimLimits(1, 0, 1, false))).completed();
+        }
+
+        @Override
+        public CompletedAndClaimed completeAndClaim(CompletionMode mode, List<UUID> ids, UUID doneToken, Claim next)
+                throws SQLException {
+            List<CompleteAndClaimOutboxBatchRow> rows = dao.completeAndClaimOutboxBatch(new CompleteAndClaimOutboxBatchParams(
+                    synchronousCommit, mode == CompletionMode.DELETE, statementNow(next.now()), ids, doneToken,
+                    next.token(), millisBetween(next.now(), next.lockedUntil()), next.maxAttempts(), next.batchSize(),
+                    next.ordered(), next.maxBytes(), next.minSeq()));
+            int completed = 0;
+            long payloadBytes = 0;
+            List<OutboxMessage> messages = new ArrayList<>(rows.size());
+            for (CompleteAndClaimOutboxBatchRow r : rows) {
+                completed = r.completed();
+                if (r.id() != null) {
+                    payloadBytes += r.payloadBytes();
+                    messages.add(new OutboxMessage(r.id(), r.seq(), r.eventType(), r.payload(),
+                            new OutboxMessage.Aggregate(r.aggregateType(), r.aggregateId()),
+                            new OutboxMessage.Delivery(r.createdAt(), r.attempts() + 1,
+                                    TraceContext.fromStoredTextOrNull(r.tracingspancontext(), r.id()))));
+                }
+            }
+            return new CompletedAndClaimed(completed, messages, Claimed.full(next, messages.size(), payloadBytes));
+        }
+
+        @Override
+        public List<FailureOutcome> recordFailures(UUID token, Instant now, int maxAttempts, List<Failure> failures)
+                throws SQLException {
+            if (failures.isEmpty()) {
+                return List.of();
+            }
+            List<UUID> ids = new ArrayList<>(failures.size());
+            List<Long> delays = new ArrayList<>(failures.size());
+            List<String> errors = new ArrayList<>(failures.size());
+            for (Failure f : failures) {
+                ids.add(f.id());
+                delays.add(millisBetween(now, f.retryAfter()));
+                errors.add(f.error());
+            }
+            List<RecordOutboxFailuresRow> rows = transaction(() -> dao.recordOutboxFailuresDelayed(
+                    new RecordOutboxFailuresDelayedParams(maxAttempts, statementNow(now), ids, delays, errors, token)));
+            List<FailureOutcome> outcomes = new ArrayList<>(rows.size());
+            for (RecordOutboxFailuresRow r : rows) {
+                outcomes.add(new FailureOutcome(r.id(), r.attempts(), r.deadAt()));
+            }
+            return outcomes;
+        }
+
+        @Override
+        public int defer(List<UUID> ids, UUID token, Instant now, Instant retryAfter, String error) throws SQLException {
+            if (ids.isEmpty()) {
+                return 0;
+            }
+            return transaction(() -> dao.deferOutboxBatchDelayed(new DeferOutboxBatchDelayedParams(ids,
+                    statementNow(now), millisBetween(now, retryAfter), error, token)).orElse(0));
+        }
+
+        @Override
+        public int release(List<UUID> ids, UUID token) throws SQLException {
+            if (ids.isEmpty()) {
+                return 0;
+            }
+            return transaction(() -> dao.releaseOutboxClaim(new ReleaseOutboxClaimParams(ids, token)));
+        }
+
+        @Override
+        public void close() throws SQLException {
+            connection.close();
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package io.eeoutbox.relay.store;
+
+import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.store.ListenerId;
+
+import io.eeoutbox.OutboxMessage;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.UUID;
+
+/**
+ * The relay's storage operations, each one short transaction of one statement (so no database
+ * transaction is ever open while the relay talks to a broker). {@link JdbcOutboxStore}
+ * runs them with the generated DAO; unit tests use an in-memory fake.
+ */
+public interface OutboxStore {
+
+    /** Opens a session for one drain: a connection kept for a few claim and complete statements. */
+    Session open() throws SQLException;
+
+    /** Pending rows, dead letters and the oldest pending row's creation time. */
+    Stats stats() throws SQLException;
+
+    /** Makes one dead letter due again; false when {@code id} is not a dead letter. */
+    boolean retryDeadLetter(UUID id) throws SQLException;
+
+    /** Makes every dead letter matching all non-null filters due again; returns how many. */
+    int retryDeadLetters(String eventType, String aggregateType, Instant createdFrom, Instant createdTo) throws SQLException;
+
+    /**
+     * In one short transaction: takes the maintenance lock {@code lockKey} (released at commit) and,
+     * only if it was free, deletes up to {@code batchSize} rows processed more than {@code retention}
+     * before now (the database's now; {@code now} only where a store takes the caller's time).
+     *
+     * @return how many rows were deleted, or empty when another relay holds the lock
+     */
+    OptionalInt cleanupBatch(long lockKey, Instant now, Duration retention, int batchSize) throws SQLException;
+
+    /**
+     * Like {@link #cleanupBatch}, for the consumers' inbox ({@code processed_events}): deletes up to
+     * {@code batchSize} records older than {@code retention}. A store without an inbox deletes nothing.
+     */
+    default OptionalInt cleanupInboxBatch(long lockKey, Instant now, Duration retention, int batchSize)
+            throws SQLException {
+        return OptionalInt.of(0);
+    }
+
+    /**
+     * Makes pending rows whose attempts reached {@code maxAttempts} dead letters (they would never be
+     * claimed again); returns how many. A store that never strands rows makes none.
+     */
+    default int deadLetterExhausted(int maxAttempts, Instant now) throws SQLException {
+        return 0;
+    }
+
+    // --- NOTIFY waiters (V8, see WaiterRegistration) ----------------------------------------
+    // A store without them (these defaults) leaves producers notifying on every insert, as with V5.
+
+    /** Registers the LISTEN connection {@code listener} as waiting: producers notify from now on. */
+    default void registerWaiter(ListenerId listener, String relayName) throws SQLException {
+        throw noWaiters();
+    }
+
+    /** Renews that registration; false when it is gone (deleted by someone). */
+    default boolean renewWaiter(ListenerId listener) throws SQLException {
+        throw noWaiters();
+    }
+
+    /** Removes that registration; returns whether there was one. */
+    default boolean unregisterWaiter(ListenerId listener) throws SQLException {
+        throw noWaiters();
+    }
+
+    /** True when no producer transaction that inserted outbox rows is open at this instant; never waits. */
+    default boolean tryQuiesce() throws SQLException {
+        throw noWaiters();
+    }
+
+    /** Deletes registrations whose LISTEN connection is gone; returns how many. */
+    default int deleteStaleWaiters() throws SQLException {
+        throw noWaiters();
+    }
+
+    private static SQLFeatureNotSupportedException noWaiters() {
+        return new SQLFeatureNotSupportedException("this store keeps no NOTIFY waiters");
+    }
+
+    /** The statements of one drain. Not thread-safe: one drain uses it on one thread. */
+    interface Session extends AutoCloseable {
+
+        /** Claims due rows for {@code claim.token()} (in any order: the caller sorts by seq). */
+        Claimed claim(Claim claim) throws SQLException;
+
+        /** Marks or deletes the published rows still leased to {@code token}; returns how many. */
+        int complete(CompletionMode mode, List<UUID> ids, UUID token, Instant now) throws SQLException;
+
+        /**
+         * Marks or deletes the published rows {@code ids} still leased to {@code doneToken} and claims the
+         * next batch, in one transaction: either both happen or neither. The default runs
+         * {@link #complete} and then {@link #claim} (two transactions).
+         */
+        default CompletedAndClaimed completeAndClaim(CompletionMode mode, List<UUID> ids, UUID doneToken, Claim next)
+                throws SQLException {
+            int completed = complete(mode, ids, doneToken, next.now());
+            Claimed claimed = claim(next);
+            return new CompletedAndClaimed(completed, claimed.messages(), claimed.full());
+        }
+
+        /** Records failed attempts of rows still leased to {@code token}, in one statement. */
+        List<FailureOutcome> recordFailures(UUID token, Instant now, int maxAttempts, List<Failure> failures)
+                throws SQLException;
+
+        /**
+         * Gives rows still leased to {@code token} back, due again at {@code retryAfter}, without
+         * counting an attempt (the broker was unreachable); returns how many. The default gives
+         * them back due at once.
+         */
+        default int defer(List<UUID> ids, UUID token, Instant now, Instant retryAfter, String error) throws SQLException {
+            return release(ids, token);
+        }
+
+        /** Gives unpublished rows still leased to {@code token} back; returns how many. */
+        int release(List<UUID> ids, UUID token) throws SQLException;
+
+        @Override
+        void close() throws SQLException;
+    }
+
+    /**
+     * One claim: lease due rows with seq at least {@code minSeq} to {@code token} for
+     * {@code lockedUntil - now} (on the database's clock), within {@code limits}.
+     */
+    record Claim(UUID token, Instant now, Instant lockedUntil, ClaimLimits limits, long minSeq) {
+        public Claim {
+            Objects.requireNonNull(token, "token");
+            Objects.requireNonNull(now, "now");
+            Objects.requireNonNull(lockedUntil, "lockedUntil");
+            Objects.requireNonNull(limits, "limits");
+        }
+
+        /** A claim from the start of the outbox. */
+        public Claim(UUID token, Instant now, Instant lockedUntil, ClaimLimits limits) {
+            this(token, now, lockedUntil, limits, 0L);
+        }
+
+        public int maxAttempts() {
+            return limits.maxAttempts();
+        }
+
+        public int batchSize() {
+            return limits.batchSize();
+        }
+
+        public int maxBytes() {
+            return limits.maxBytes();
+        }
+
+        public boolean ordered() {
+            return limits.ordered();
+        }
+    }
+
+    /**
+     * What one claim may take: up to {@code batchSize} rows below {@code maxAttempts} attempts, stopping early
+     * once the rows hold {@code maxBytes} of payload (the first row always goes); in ordered mode only each
+     * aggregate's oldest pending row.
+     */
+    record ClaimLimits(int maxAttempts, int batchSize, int maxBytes, boolean ordered) {
+    }
+
+    /**
+     * What a claim took; {@code full} when it stopped at a limit (rows or bytes), so more rows may be due
+     * at once.
+     */
+    record Claimed(List<OutboxMessage> messages, boolean full) {
+        /** Full when the claim took its whole row limit, or its rows' {@code payloadBytes} reached {@code maxBytes}. */
+        static boolean full(Claim claim, int rows, long payloadBytes) {
+            return rows >= claim.batchSize() || (rows > 0 && payloadBytes >= claim.maxBytes());
+        }
+    }
+
+    /**
+     * What {@link Session#completeAndClaim} did: how many rows it completed, the rows it claimed and whether
+     * that claim was full (see {@link Claimed}).
+     */
+    record CompletedAndClaimed(int completed, List<OutboxMessage> claimed, boolean full) {
+    }
+
+    /** A failed publish: the row waits until {@code retryAfter}; {@code error} is at most 1000 characters. */
+    record Failure(UUID id, Instant retryAfter, String error) {
+        public Failure {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(retryAfter, "retryAfter");
+        }
+    }
+
+    /** A recorded failure: the row's attempts so far and, when it became a dead letter, when. */
+    record FailureOutcome(UUID id, int attempts, Instant deadAt) {
+        public boolean dead() {
+            return deadAt != null;
+        }
+    }
+
+    /** The outbox's gauges. {@code oldestPendingCreatedAt} is null when nothing is pending. */
+    record Stats(long pending, long dead, Instant oldestPendingCreatedAt) {
+    }
+}

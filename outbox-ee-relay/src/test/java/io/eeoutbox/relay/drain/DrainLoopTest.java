@@ -1,0 +1,471 @@
+package io.eeoutbox.relay.drain;
+
+import io.eeoutbox.relay.config.RelaySettings;
+
+import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.store.OutboxStore;
+
+import io.eeoutbox.relay.MutableClock;
+import io.eeoutbox.relay.RecordingPublisher;
+import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.store.FakeOutboxStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.spi.BackoffPolicy;
+import io.eeoutbox.spi.RelayListener;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/** The drain's decisions, against an in-memory store with a fixed clock: no database, no sleeps. */
+class DrainLoopTest {
+
+    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+
+    private final MutableClock clock = new MutableClock(T0);
+    private final FakeOutboxStore store = new FakeOutboxStore();
+    private final RecordingPublisher publisher = new RecordingPublisher();
+    private final RelayCounters counters = new RelayCounters();
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final List<String> events = Collections.synchronizedList(new ArrayList<>());
+    private final RelayListener listener = new RelayListener() {
+        @Override
+        public void failed(OutboxMessage message, Throwable cause, Instant retryAfter) {
+            events.add("failed " + message.eventType() + " attempt=" + message.attempt() + " retryAfter=" + retryAfter);
+        }
+
+        @Override
+        public void deadLettered(OutboxMessage message, Throwable cause) {
+            events.add("dead " + message.eventType());
+        }
+
+        @Override
+        public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
+            events.add("batch " + claimed + "/" + published + "/" + failed);
+        }
+    };
+
+    /** Backoff without jitter: 1 s, 2 s, 4 s ... */
+    private static final BackoffPolicy BACKOFF = BackoffPolicy.exponential(Duration.ofSeconds(1), 2.0,
+            Duration.ofMinutes(5), 0.0, () -> 0.5);
+
+    private DrainLoop loop(RelayConfig config) {
+        return DrainLoop.builder().store(store).publisher(publisher).listener(listener).backoff(BACKOFF).config(config).clock(clock).counters(counters).mayClaim(() -> !stopping.get()).stopping(stopping::get).nanoTime(() -> clock.instant().toEpochMilli() * 1_000_000L).build();
+    }
+
+    private static RelayConfig config(int batchSize) {
+        return RelayConfig.builder().set(RelaySettings.NAME, "test").set(RelaySettings.BATCH_SIZE, batchSize).set(RelaySettings.MAX_ATTEMPTS, 3).build();
+    }
+
+    @Test
+    void publishesEverythingInWriteOrderAndCompletesEachBatchInOneStatement() throws Exception {
+        for (int i = 0; i < 25; i++) {
+            store.insert("order", "o" + (i % 4), "order.created");
+        }
+        int claimed = loop(config(10)).drain();
+
+        assertThat(claimed).isEqualTo(25);
+        assertThat(publisher.published).extracting(OutboxMessage::seq)
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 25).boxed().toList());
+        assertThat(publisher.calls).extracting(List::size).containsExactly(10, 10, 5);
+        assertThat(store.calls).containsExactly("open", "claim", "complete:MARK:10", "claim", "complete:MARK:10",
+                "claim", "complete:MARK:5", "close");
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(25);
+        assertThat(publisher.published).allSatisfy(m -> assertThat(m.attempt()).isEqualTo(1));
+        assertThat(counters.snapshot().published()).isEqualTo(25);
+    }
+
+    @Test
+    void aBatchCutByTheByteBudgetIsFullSoTheDrainGoesOnAndABigEventGoesAlone() throws Exception {
+        String kib = "{\"pad\":\"" + "x".repeat(1010) + "\"}"; // 1,020 bytes
+        for (int i = 0; i < 7; i++) {
+            store.insert("order", "o" + i, "order.created").payload = kib;
+        }
+        store.insert("order", "big", "order.created").payload = "{\"pad\":\"" + "y".repeat(5000) + "\"}";
+        store.insert("order", "last", "order.created");
+        RelayConfig config = RelayConfig.builder().set(RelaySettings.NAME, "test").set(RelaySettings.BATCH_SIZE, 100).set(RelaySettings.BATCH_MAX_BYTES, 2048).set(RelaySettings.MAX_ATTEMPTS, 3).build();
+
+        int claimed = loop(config).drain();
+
+        assertThat(claimed).isEqualTo(9);
+        // 2,048 bytes: two rows of 1,020 (2,040) leave room for a third, which crosses the budget.
+        assertThat(publisher.calls).extracting(List::size).containsExactly(3, 3, 2, 1);
+        assertThat(publisher.calls.get(2)).extracting(OutboxMessage::aggregateId).containsExactly("o6", "big");
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(9);
+    }
+
+    private DrainLoop fusedLoop(RelayConfig config) {
+        return DrainLoop.builder().store(store).publisher(publisher).listener(listener).backoff(BACKOFF).config(config).clock(clock).counters(counters).mayClaim(() -> !stopping.get()).stopping(stopping::get).nanoTime(() -> clock.instant().toEpochMilli() * 1_000_000L).fused(true).build();
+    }
+
+    @Test
+    void fusedEachFullBatchIsCompletedByTheNextClaimAndTheLastOneByItself() throws Exception {
+        for (int i = 0; i < 25; i++) {
+            store.insert("order", "o" + (i % 4), "order.created");
+        }
+        int claimed = fusedLoop(config(10)).drain();
+
+        assertThat(claimed).isEqualTo(25);
+        assertThat(publisher.published).extracting(OutboxMessage::seq)
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 25).boxed().toList());
+        assertThat(store.calls).containsExactly("open", "claim", "complete+claim:MARK:10", "complete+claim:MARK:10",
+                "complete:MARK:5", "close");
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(25);
+        assertThat(store.count(r -> r.claimToken != null)).isZero();
+        assertThat(events).containsExactly("batch 10/10/0", "batch 10/10/0", "batch 5/5/0");
+        assertThat(counters.snapshot().published()).isEqualTo(25);
+    }
+
+    @Test
+    void fusedABatchWithFailuresIsCompletedAtOnceAsBefore() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            store.insert("order", "o" + i, i == 3 ? "order.poison" : "order.created");
+        }
+        publisher.failing(m -> m.eventType().equals("order.poison"));
+        fusedLoop(config(10)).drain();
+
+        // The first batch had a failure: completed at once. The second was full and published whole: the
+        // next claim completes it (and finds nothing due).
+        assertThat(store.calls).containsExactly("open", "claim", "complete:MARK:9", "fail:1", "claim",
+                "complete+claim:MARK:10", "close");
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(19);
+        assertThat(store.count(r -> r.attempts == 1)).isEqualTo(1);
+    }
+
+    @Test
+    void fusedWhenTheCombinedStepFailsTheBatchStaysLeasedAndIsNotReportedDone() throws Exception {
+        for (int i = 0; i < 20; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        DrainLoop loop = fusedLoop(config(10));
+        // open and the first claim succeed; the combined step after the first publish fails.
+        publisher.beforeBatch(b -> store.failNextStatements.set(1));
+        assertThatThrownBy(loop::drain).isInstanceOf(SQLException.class);
+
+        assertThat(store.calls).containsExactly("open", "claim", "complete+claim:MARK:10", "close");
+        assertThat(store.count(r -> r.processedAt != null)).isZero();
+        assertThat(store.count(r -> r.claimToken != null)).isEqualTo(10); // leased until the lease runs out
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aFullLastBatchIsFollowedByOneEmptyClaim() throws Exception {
+        for (int i = 0; i < 10; i++) {
+            store.insert("order", "o", "order.created");
+        }
+        loop(config(10)).drain();
+        assertThat(store.calls).containsExactly("open", "claim", "complete:MARK:10", "claim", "close");
+    }
+
+    @Test
+    void deleteModeDeletesPublishedRows() throws Exception {
+        store.insert("order", "o1", "order.created");
+        loop(config(10).toBuilder().set(RelaySettings.COMPLETION, CompletionMode.DELETE).build()).drain();
+        assertThat(store.calls).contains("complete:DELETE:1");
+        assertThat(store.count(r -> r.deleted)).isEqualTo(1);
+    }
+
+    @Test
+    void failuresAreRecordedInOneStatementWithBackoffAndTheRestGoesOn() throws Exception {
+        for (int i = 0; i < 6; i++) {
+            store.insert("order", "o" + i, i % 3 == 0 ? "order.poison" : "order.created");
+        }
+        publisher.failing(m -> m.eventType().equals("order.poison"));
+        loop(config(10)).drain();
+
+        assertThat(store.calls).containsExactly("open", "claim", "complete:MARK:4", "fail:2", "close");
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(4);
+        assertThat(store.count(r -> r.attempts == 1 && r.retryAfter.equals(T0.plusSeconds(1)))).isEqualTo(2);
+        assertThat(store.rows.values()).filteredOn(r -> r.attempts == 1)
+                .allSatisfy(r -> assertThat(r.lastError).isEqualTo("java.lang.IllegalStateException: rejected order.poison"));
+        assertThat(events).contains("batch 6/4/2");
+    }
+
+    @Test
+    void aPoisonEventBecomesADeadLetterAfterMaxAttemptsWhileHealthyEventsFlow() throws Exception {
+        store.insert("order", "bad", "order.poison");
+        publisher.failing(m -> m.eventType().equals("order.poison"));
+        DrainLoop loop = loop(config(10));
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            store.insert("order", "good" + attempt, "order.created");
+            loop.drain();
+            clock.advance(Duration.ofMinutes(10)); // past any backoff
+        }
+        store.insert("order", "good4", "order.created");
+        loop.drain();
+
+        assertThat(events).filteredOn(e -> e.startsWith("failed")).containsExactly(
+                "failed order.poison attempt=1 retryAfter=" + T0.plusSeconds(1),
+                "failed order.poison attempt=2 retryAfter=" + T0.plus(Duration.ofMinutes(10)).plusSeconds(2),
+                "failed order.poison attempt=3 retryAfter=" + T0.plus(Duration.ofMinutes(20)).plusSeconds(4));
+        assertThat(events).filteredOn(e -> e.startsWith("dead")).containsExactly("dead order.poison");
+        assertThat(publisher.published).extracting(OutboxMessage::aggregateId)
+                .containsExactly("good1", "good2", "good3", "good4");
+        assertThat(store.count(r -> r.deadAt != null)).isEqualTo(1);
+        assertThat(counters.snapshot().deadLettered()).isEqualTo(1);
+        assertThat(counters.snapshot().failed()).isEqualTo(3);
+    }
+
+    @Test
+    void aRowWaitsForItsBackoffBeforeTheNextAttempt() throws Exception {
+        FakeOutboxStore.Row row = store.insert("order", "o", "order.created");
+        publisher.failing(m -> true);
+        DrainLoop loop = loop(config(10));
+        loop.drain();
+        clock.advance(Duration.ofMillis(999));
+        loop.drain();
+        assertThat(row.attempts).isEqualTo(1);
+        clock.advance(Duration.ofMillis(1));
+        loop.drain();
+        assertThat(row.attempts).isEqualTo(2);
+    }
+
+    @Test
+    void stoppingBeforePublishingReleasesTheWholeClaim() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        DrainLoop loop = loop(config(10));
+        try (OutboxStore.Session s = store.open()) {
+            stopping.set(true);
+            BatchOutcome outcome = loop.runBatch(s);
+            assertThat(outcome.released()).isEqualTo(5);
+        }
+        assertThat(publisher.calls).isEmpty();
+        assertThat(store.calls).contains("release:5").noneMatch(c -> c.startsWith("complete"));
+        assertThat(store.count(r -> r.claimToken == null && r.processedAt == null)).isEqualTo(5);
+    }
+
+    @Test
+    void stoppingDuringPublishCompletesWhatWasPublishedAndReleasesTheRest() throws Exception {
+        for (int i = 0; i < 200; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        // lease 10 s: publishing may start until claim + 8 s; the publisher needs 100 ms per message
+        RelayConfig config = config(100).toBuilder().set(RelaySettings.LEASE, Duration.ofSeconds(10)).build();
+        publisher.beforeBatch(batch -> clock.advance(Duration.ofMillis(100L * batch.size())));
+        DrainLoop loop = loop(config);
+        try (OutboxStore.Session s = store.open()) {
+            loop.runBatch(s); // learns the publisher's speed
+        }
+        publisher.beforeBatch(batch -> {
+            clock.advance(Duration.ofMillis(100L * batch.size()));
+            stopping.set(true); // the server stops while this chunk is being sent
+        });
+        BatchOutcome outcome;
+        try (OutboxStore.Session s = store.open()) {
+            outcome = loop.runBatch(s);
+        }
+        assertThat(publisher.calls).extracting(List::size).containsExactly(100, 80);
+        assertThat(outcome.published()).isEqualTo(80);
+        assertThat(outcome.released()).isEqualTo(20);
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(180);
+        assertThat(store.count(r -> r.claimToken != null)).isZero();
+    }
+
+    @Test
+    void whatWouldOutliveTheLeaseIsReleasedNotPublished() throws Exception {
+        for (int i = 0; i < 200; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        RelayConfig config = config(100).toBuilder().set(RelaySettings.LEASE, Duration.ofSeconds(10)).build(); // deadline: claim + 8 s
+        publisher.beforeBatch(batch -> clock.advance(Duration.ofMillis(50L * batch.size())));
+        DrainLoop loop = loop(config);
+        BatchOutcome first;
+        BatchOutcome second;
+        try (OutboxStore.Session s = store.open()) {
+            first = loop.runBatch(s);   // no estimate yet: one call of 100 (5 s, within the lease)
+            second = loop.runBatch(s);  // 50 ms per message: 8 s fit 160, so all 100 go
+        }
+        assertThat(first.published()).isEqualTo(100);
+        assertThat(second.published()).isEqualTo(100);
+
+        for (int i = 0; i < 200; i++) {
+            store.insert("order", "p" + i, "order.created");
+        }
+        publisher.beforeBatch(batch -> clock.advance(Duration.ofMillis(200L * batch.size()))); // broker slows down
+        try (OutboxStore.Session s = store.open()) {
+            BatchOutcome slow = loop.runBatch(s); // the estimate did not know yet: one call
+            assertThat(slow.published()).isEqualTo(100);
+            BatchOutcome next = loop.runBatch(s); // now it does: only what fits goes
+            assertThat(next.published()).isBetween(1, 99);
+            assertThat(next.published() + next.released()).isEqualTo(100);
+            assertThat(next.cutShort()).isTrue();
+        }
+        assertThat(store.count(r -> r.claimToken != null)).isZero();
+        assertThat(store.count(r -> r.processedAt == null)).isPositive();
+    }
+
+    @Test
+    void orderedModePublishesOneEventPerAggregateAndAFailureHoldsBackOnlyItsAggregate() throws Exception {
+        store.insert("order", "A", "a1");
+        store.insert("order", "B", "b1");
+        store.insert("order", "A", "a2");
+        store.insert("order", "B", "b2");
+        store.insert("order", "A", "a3");
+        publisher.failing(m -> m.eventType().equals("a2") && m.attempt() == 1);
+        DrainLoop loop = loop(config(10).toBuilder().set(RelaySettings.ORDERED, true).build());
+
+        loop.drain();
+        assertThat(publisher.published).extracting(OutboxMessage::eventType).containsExactly("a1", "b1");
+        loop.drain(); // a2 fails (attempt 1); b2 goes
+        loop.drain(); // a2 waits for its backoff, a3 waits for a2
+        assertThat(publisher.published).extracting(OutboxMessage::eventType).containsExactly("a1", "b1", "b2");
+        clock.advance(Duration.ofSeconds(2));
+        loop.drain();
+        loop.drain();
+        assertThat(publisher.published).extracting(OutboxMessage::eventType).containsExactly("a1", "b1", "b2", "a2", "a3");
+        assertThat(publisher.calls).allSatisfy(batch -> assertThat(batch).extracting(OutboxMessage::aggregateId)
+                .doesNotHaveDuplicates());
+    }
+
+    @Test
+    void aRowReclaimedByAnotherRelayIsNotCountedAsOurs() throws Exception {
+        store.insert("order", "o", "order.created");
+        publisher.beforeBatch(batch -> {
+            // our lease expired while we were publishing, and another relay took the row
+            store.row(batch.get(0).id()).claimToken = java.util.UUID.randomUUID();
+        });
+        loop(config(10)).drain();
+        assertThat(store.count(r -> r.processedAt != null)).isZero();
+        assertThat(publisher.published).hasSize(1);
+    }
+
+    @Test
+    void aPublisherThatThrowsFailsItsWholeCallButNotTheRelay() throws Exception {
+        store.insert("order", "o1", "order.created");
+        store.insert("order", "o2", "order.created");
+        publisher.beforeBatch(batch -> {
+            throw new IllegalStateException("publisher bug");
+        });
+        loop(config(10)).drain();
+        assertThat(store.count(r -> r.attempts == 1)).isEqualTo(2);
+        assertThat(store.calls).contains("fail:2");
+    }
+
+    @Test
+    void pipelinedCompletionPublishesAndCompletesEverything() throws Exception {
+        for (int i = 0; i < 95; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        java.util.concurrent.ExecutorService completions = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            DrainLoop loop = DrainLoop.builder().store(store).publisher(publisher).listener(listener).backoff(BACKOFF).config(config(10)).clock(clock).counters(counters).mayClaim(() -> true).stopping(() -> false).nanoTime(System::nanoTime).completionExecutor(completions).build();
+            assertThat(loop.drain()).isEqualTo(95);
+        } finally {
+            completions.shutdownNow();
+        }
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(95);
+        assertThat(store.calls).filteredOn(c -> c.equals("open")).hasSize(2); // claims and completions
+        assertThat(events).filteredOn(e -> e.startsWith("batch")).hasSize(10);
+    }
+
+    @Test
+    void aCompletionTheExecutorNeverStartsIsRunByTheDrainItself() throws Exception {
+        for (int i = 0; i < 25; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        java.util.concurrent.Executor stuck = task -> { }; // accepts and never runs
+        DrainLoop loop = DrainLoop.builder().store(store).publisher(publisher).listener(listener).backoff(BACKOFF).config(config(10)).clock(clock).counters(counters).mayClaim(() -> true).stopping(() -> false).nanoTime(System::nanoTime).completionExecutor(stuck).build();
+        assertThat(loop.drain()).isEqualTo(25);
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(25);
+    }
+
+    @Test
+    void aFailedPipelinedCompletionEndsTheDrainWithItsError() throws Exception {
+        for (int i = 0; i < 30; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        publisher.beforeBatch(batch -> store.failNextStatements.set(1)); // the completion after this publish fails
+        DrainLoop loop = DrainLoop.builder().store(store).publisher(publisher).listener(listener).backoff(BACKOFF).config(config(10)).clock(clock).counters(counters).mayClaim(() -> true).stopping(() -> false).nanoTime(System::nanoTime).completionExecutor(Runnable::run).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(loop::drain).isInstanceOf(java.sql.SQLException.class);
+        assertThat(store.count(r -> r.claimToken != null)).isPositive(); // left leased: another relay takes them later
+    }
+
+    @Test
+    void aBrokerOutageDefersRowsWithoutCountingAttemptsSoItCreatesNoDeadLetters() throws Exception {
+        for (int i = 0; i < 4; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        AtomicBoolean brokerUp = new AtomicBoolean(false);
+        io.eeoutbox.spi.Publisher outage = outagePublisher(brokerUp, new ArrayList<>());
+        DrainLoop loop = DrainLoop.builder().store(store).publisher(outage).listener(listener).backoff(BACKOFF).config(config(10)).clock(clock).counters(counters).mayClaim(() -> !stopping.get()).stopping(stopping::get).nanoTime(() -> clock.instant().toEpochMilli() * 1_000_000L).build();
+
+        // Far more rounds than max-attempts (3): an outage never makes dead letters.
+        List<Duration> waits = new ArrayList<>();
+        for (int round = 0; round < 7; round++) {
+            assertThat(loop.drain()).isEqualTo(4);
+            Instant retryAfter = store.rows.values().iterator().next().retryAfter;
+            waits.add(Duration.between(clock.instant(), retryAfter));
+            assertThat(loop.drain()).as("deferred rows are not due before their retry_after").isZero();
+            clock.set(retryAfter);
+        }
+        assertThat(waits).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4),
+                Duration.ofSeconds(8), Duration.ofSeconds(16), Duration.ofSeconds(16), Duration.ofSeconds(16));
+        assertThat(store.count(r -> r.attempts > 0)).isZero();
+        assertThat(store.count(r -> r.deadAt != null)).isZero();
+        assertThat(store.rows.values()).allSatisfy(r -> assertThat(r.lastError).contains("connection refused"));
+        assertThat(events).filteredOn(e -> e.startsWith("failed")).hasSize(7 * 4);
+
+        brokerUp.set(true);
+        assertThat(loop.drain()).isEqualTo(4);
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(4);
+        assertThat(publisher.published).extracting(OutboxMessage::attempt).containsOnly(1);
+    }
+
+    @Test
+    void duringABrokerOutageOneBatchIsTriedAndTheRelayHoldsOffUntilItsRetryTime() throws Exception {
+        for (int i = 0; i < 50; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        AtomicBoolean brokerUp = new AtomicBoolean(false);
+        List<Integer> batchesTried = Collections.synchronizedList(new ArrayList<>());
+        io.eeoutbox.spi.Publisher outage = outagePublisher(brokerUp, batchesTried);
+        DrainLoop loop = DrainLoop.builder().store(store).publisher(outage).listener(listener).backoff(BACKOFF).config(config(10)).clock(clock).counters(counters).mayClaim(() -> !stopping.get()).stopping(stopping::get).nanoTime(() -> clock.instant().toEpochMilli() * 1_000_000L).build();
+
+        // A full batch fails as "broker unavailable": the drain stops there instead of claiming
+        // (and deferring) the other 40 rows one batch after another.
+        assertThat(loop.drain()).isEqualTo(10);
+        assertThat(batchesTried).containsExactly(10);
+        assertThat(store.count(r -> r.retryAfter != null)).isEqualTo(10);
+        assertThat(loop.holdsForBroker(clock.instant())).isTrue();
+        assertThat(loop.holdsForBroker(clock.instant().plusSeconds(1))).as("until the deferral's retry time").isFalse();
+
+        clock.set(clock.instant().plusSeconds(1));
+        brokerUp.set(true);
+        assertThat(loop.drain()).isEqualTo(50);
+        assertThat(loop.holdsForBroker(clock.instant())).as("a successful publish ends the outage").isFalse();
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(50);
+    }
+
+    /**
+     * A publisher behind a broker that is down until {@code brokerUp}: every message fails as "broker
+     * unavailable"; each batch's size is added to {@code batchesTried}. Once up, it records into {@link #publisher}.
+     */
+    private io.eeoutbox.spi.Publisher outagePublisher(AtomicBoolean brokerUp, List<Integer> batchesTried) {
+        return new io.eeoutbox.spi.Publisher() {
+            @Override
+            public io.eeoutbox.spi.PublishResult publishAll(List<OutboxMessage> batch) {
+                batchesTried.add(batch.size());
+                return io.eeoutbox.spi.Publisher.super.publishAll(batch);
+            }
+
+            @Override
+            public void publish(OutboxMessage message) throws Exception {
+                if (!brokerUp.get()) {
+                    throw new io.eeoutbox.spi.BrokerUnavailableException("connection refused",
+                            new java.net.ConnectException("connection refused"));
+                }
+                publisher.publish(message);
+            }
+        };
+    }
+}

@@ -1,0 +1,67 @@
+package io.eeoutbox.relay.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class ClaimFloorTest {
+
+    private static final long S = 1_000_000_000L;
+
+    @Test
+    void startsAtTheHeadThenWhereItClaimedOneIntervalAgo() {
+        ClaimFloor floor = new ClaimFloor(Duration.ofSeconds(1));
+        assertThat(floor.next(0)).as("the first claim walks the whole index").isZero();
+        floor.claimed(0, 100, 120, false);
+        assertThat(floor.next(S / 2)).as("nothing claimed a whole interval ago yet").isZero();
+        floor.claimed(S / 2, 150, 160, false);
+        assertThat(floor.next(S / 2 + S / 4)).as("no claim is one interval old yet")
+                .isZero();
+    }
+
+    @Test
+    void aBoundOnlyFromClaimsAtLeastOneIntervalOld() {
+        ClaimFloor floor = new ClaimFloor(Duration.ofSeconds(1));
+        assertThat(floor.next(0)).isZero();
+        floor.claimed(0, 100, 120, false);
+        floor.claimed(S / 2, 300, 320, false);
+        assertThat(floor.next(S + 1)).as("a full rescan is due: one interval since the last").isZero();
+        floor.claimed(S + 1, 400, 420, false);
+        assertThat(floor.next(S + S / 4)).as("the claim at 0 s is one interval old, the one at 0.5 s not yet")
+                .isEqualTo(100);
+        assertThat(floor.next(S + S / 2 + 1)).isEqualTo(300);
+    }
+
+    @Test
+    void aFullClaimIsFollowedByOneAfterItsLastRow() {
+        ClaimFloor floor = new ClaimFloor(Duration.ofSeconds(1));
+        assertThat(floor.next(0)).isZero();
+        floor.claimed(0, 1, 500, true);
+        assertThat(floor.next(1)).as("the backlog is walked once").isEqualTo(501);
+        floor.claimed(1, 501, 1000, false);
+        assertThat(floor.next(2)).as("a batch that was not full ends the run").isZero();
+    }
+
+    @Test
+    void aNewDrainDoesNotGoOnAfterTheLastFullClaimOfThePreviousOne() {
+        ClaimFloor floor = new ClaimFloor(Duration.ofSeconds(1));
+        assertThat(floor.next(0)).isZero();
+        floor.claimed(0, 1, 500, true); // full, then the drain ended (rows released, or the relay paused)
+        floor.runEnded();
+        assertThat(floor.next(1)).as("rows of that batch that were released are not skipped").isZero();
+    }
+
+    @Test
+    void zeroIntervalOrAResetMeansFromTheHead() {
+        ClaimFloor off = new ClaimFloor(Duration.ZERO);
+        off.claimed(0, 100, 200, true);
+        assertThat(off.next(5 * S)).isZero();
+        ClaimFloor floor = new ClaimFloor(Duration.ofSeconds(1));
+        floor.next(0);
+        floor.claimed(0, 100, 200, false);
+        floor.next(S / 2);
+        floor.reset();
+        assertThat(floor.next(S / 2 + 1)).isZero();
+    }
+}

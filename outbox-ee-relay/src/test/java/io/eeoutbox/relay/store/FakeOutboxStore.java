@@ -1,0 +1,289 @@
+package io.eeoutbox.relay.store;
+
+import io.eeoutbox.relay.config.CompletionMode;
+
+import io.eeoutbox.OutboxMessage;
+import java.sql.SQLException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** An in-memory outbox with the claim, complete, fail and release rules of sql/queries, for unit tests. */
+public final class FakeOutboxStore implements OutboxStore {
+
+    public static final class Row {
+        public final UUID id = UUID.randomUUID();
+        public final long seq;
+        public final String aggregateType;
+        public final String aggregateId;
+        public final String eventType;
+        public String payload = "{}";
+        public int attempts;
+        public Instant retryAfter;
+        public UUID claimToken;
+        public Instant lockedUntil;
+        public Instant deadAt;
+        public Instant processedAt;
+        public String lastError;
+        public boolean deleted;
+
+        Row(long seq, String aggregateType, String aggregateId, String eventType) {
+            this.seq = seq;
+            this.aggregateType = aggregateType;
+            this.aggregateId = aggregateId;
+            this.eventType = eventType;
+        }
+
+        boolean pending() {
+            return !deleted && processedAt == null;
+        }
+    }
+
+    public final Map<UUID, Row> rows = new LinkedHashMap<>();
+    public final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    public final AtomicInteger failNextStatements = new AtomicInteger();
+    boolean reverseReturningOrder = true;
+    private long nextSeq = 1;
+
+    public synchronized Row insert(String aggregateType, String aggregateId, String eventType) {
+        Row r = new Row(nextSeq++, aggregateType, aggregateId, eventType);
+        rows.put(r.id, r);
+        return r;
+    }
+
+    public synchronized Row row(UUID id) {
+        return rows.get(id);
+    }
+
+    private void maybeFail(String call) throws SQLException {
+        calls.add(call);
+        if (failNextStatements.get() > 0) {
+            failNextStatements.decrementAndGet();
+            throw new SQLException("connection refused (fake)", "08001");
+        }
+    }
+
+    @Override
+    public Session open() throws SQLException {
+        maybeFail("open");
+        return new Session() {
+            @Override
+            public Claimed claim(Claim c) throws SQLException {
+                return FakeOutboxStore.this.claim(c);
+            }
+
+            @Override
+            public int complete(CompletionMode mode, List<UUID> ids, UUID token, Instant now) throws SQLException {
+                return FakeOutboxStore.this.complete(mode, ids, token, now);
+            }
+
+            @Override
+            public CompletedAndClaimed completeAndClaim(CompletionMode mode, List<UUID> ids, UUID doneToken, Claim next)
+                    throws SQLException {
+                return FakeOutboxStore.this.completeAndClaim(mode, ids, doneToken, next);
+            }
+
+            @Override
+            public List<FailureOutcome> recordFailures(UUID token, Instant now, int maxAttempts, List<Failure> failures)
+                    throws SQLException {
+                return FakeOutboxStore.this.recordFailures(token, now, maxAttempts, failures);
+            }
+
+            @Override
+            public int release(List<UUID> ids, UUID token) throws SQLException {
+                return FakeOutboxStore.this.release(ids, token);
+            }
+
+            @Override
+            public int defer(List<UUID> ids, UUID token, Instant now, Instant retryAfter, String error) throws SQLException {
+                return FakeOutboxStore.this.defer(ids, token, retryAfter, error);
+            }
+
+            @Override
+            public void close() {
+                calls.add("close");
+            }
+        };
+    }
+
+    /** Both in one step, as one statement: a failure leaves neither done. */
+    public synchronized CompletedAndClaimed completeAndClaim(CompletionMode mode, List<UUID> ids, UUID doneToken, Claim next)
+            throws SQLException {
+        maybeFail("complete+claim:" + mode + ":" + ids.size());
+        int completed = completeRows(mode, ids, doneToken, next.now());
+        Claimed claimed = claimRows(next);
+        return new CompletedAndClaimed(completed, claimed.messages(), claimed.full());
+    }
+
+    public synchronized Claimed claim(Claim c) throws SQLException {
+        maybeFail("claim");
+        return claimRows(c);
+    }
+
+    /** Like the V7 claim: up to batchSize rows, stopping once they hold maxBytes of payload (UTF-8 here). */
+    private Claimed claimRows(Claim c) {
+        List<Row> due = new ArrayList<>();
+        for (Row r : rows.values()) {
+            if (!r.pending() || r.deadAt != null || r.attempts >= c.maxAttempts()) {
+                continue;
+            }
+            if (r.retryAfter != null && r.retryAfter.isAfter(c.now())) {
+                continue;
+            }
+            if (r.lockedUntil != null && r.lockedUntil.isAfter(c.now())) {
+                continue;
+            }
+            if (c.ordered() && rows.values().stream().anyMatch(p -> p.pending() && p.seq < r.seq
+                    && p.aggregateType.equals(r.aggregateType) && p.aggregateId.equals(r.aggregateId))) {
+                continue;
+            }
+            due.add(r);
+        }
+        due.sort((a, b) -> Long.compare(a.seq, b.seq));
+        List<OutboxMessage> out = new ArrayList<>();
+        long bytes = 0;
+        for (Row r : due.subList(0, Math.min(c.batchSize(), due.size()))) {
+            if (bytes >= c.maxBytes()) {
+                break;
+            }
+            bytes += r.payload.getBytes(StandardCharsets.UTF_8).length;
+            r.claimToken = c.token();
+            r.lockedUntil = c.lockedUntil();
+            out.add(new OutboxMessage(r.id, r.seq, r.eventType, r.payload,
+                    new OutboxMessage.Aggregate(r.aggregateType, r.aggregateId),
+                    OutboxMessage.Delivery.of(Instant.EPOCH, r.attempts + 1)));
+        }
+        if (reverseReturningOrder) {
+            Collections.reverse(out);
+        }
+        return new Claimed(out, Claimed.full(c, out.size(), bytes));
+    }
+
+    public synchronized int defer(List<UUID> ids, UUID token, Instant retryAfter, String error) throws SQLException {
+        maybeFail("defer:" + ids.size());
+        int n = 0;
+        for (UUID id : ids) {
+            Row r = rows.get(id);
+            if (r != null && r.pending() && token.equals(r.claimToken)) {
+                r.retryAfter = retryAfter;
+                r.lastError = error;
+                r.claimToken = null;
+                r.lockedUntil = null;
+                n++;
+            }
+        }
+        return n;
+    }
+
+    public synchronized int complete(CompletionMode mode, List<UUID> ids, UUID token, Instant now) throws SQLException {
+        maybeFail("complete:" + mode + ":" + ids.size());
+        return completeRows(mode, ids, token, now);
+    }
+
+    private int completeRows(CompletionMode mode, List<UUID> ids, UUID token, Instant now) {
+        int n = 0;
+        for (UUID id : ids) {
+            Row r = rows.get(id);
+            if (r != null && !r.deleted && token.equals(r.claimToken)) {
+                if (mode == CompletionMode.DELETE) {
+                    r.deleted = true;
+                } else {
+                    r.processedAt = now;
+                }
+                r.claimToken = null;
+                r.lockedUntil = null;
+                n++;
+            }
+        }
+        return n;
+    }
+
+    public synchronized List<FailureOutcome> recordFailures(UUID token, Instant now, int maxAttempts, List<Failure> failures)
+            throws SQLException {
+        maybeFail("fail:" + failures.size());
+        List<FailureOutcome> out = new ArrayList<>();
+        for (Failure f : failures) {
+            Row r = rows.get(f.id());
+            if (r != null && token.equals(r.claimToken)) {
+                r.attempts++;
+                r.retryAfter = f.retryAfter();
+                r.lastError = f.error();
+                r.deadAt = r.attempts >= maxAttempts ? now : null;
+                r.claimToken = null;
+                r.lockedUntil = null;
+                out.add(new FailureOutcome(r.id, r.attempts, r.deadAt));
+            }
+        }
+        return out;
+    }
+
+    public synchronized int release(List<UUID> ids, UUID token) throws SQLException {
+        maybeFail("release:" + ids.size());
+        int n = 0;
+        for (UUID id : ids) {
+            Row r = rows.get(id);
+            if (r != null && token.equals(r.claimToken) && r.pending()) {
+                r.claimToken = null;
+                r.lockedUntil = null;
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public synchronized Stats stats() {
+        long pending = rows.values().stream().filter(r -> r.pending() && r.deadAt == null).count();
+        long dead = rows.values().stream().filter(r -> r.pending() && r.deadAt != null).count();
+        return new Stats(pending, dead, null);
+    }
+
+    @Override
+    public synchronized boolean retryDeadLetter(UUID id) {
+        Row r = rows.get(id);
+        if (r == null || !r.pending() || r.deadAt == null) {
+            return false;
+        }
+        r.attempts = 0;
+        r.retryAfter = null;
+        r.deadAt = null;
+        return true;
+    }
+
+    @Override
+    public synchronized int retryDeadLetters(String eventType, String aggregateType, Instant from, Instant to) {
+        int n = 0;
+        for (Row r : rows.values()) {
+            if (r.pending() && r.deadAt != null && (eventType == null || eventType.equals(r.eventType))
+                    && (aggregateType == null || aggregateType.equals(r.aggregateType))) {
+                retryDeadLetter(r.id);
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public synchronized OptionalInt cleanupBatch(long lockKey, Instant now, java.time.Duration retention, int batchSize) {
+        Instant processedBefore = now.minus(retention);
+        int n = 0;
+        for (Row r : rows.values()) {
+            if (n < batchSize && !r.deleted && r.processedAt != null && r.processedAt.isBefore(processedBefore)) {
+                r.deleted = true;
+                n++;
+            }
+        }
+        return OptionalInt.of(n);
+    }
+
+    public synchronized long count(java.util.function.Predicate<Row> p) {
+        return rows.values().stream().filter(p).count();
+    }
+}
