@@ -9,9 +9,11 @@
 -- statements that take instants from the caller stay for relays of earlier versions and tools.
 
 -- name: InsertOutboxEvent :exec
--- Records one event. Runs in the caller's transaction, through its persistence unit.
-INSERT INTO outbox_events (id, aggregate_type, aggregate_id, event_type, payload)
-VALUES (@id::uuid, @aggregate_type::varchar, @aggregate_id::varchar, @event_type::varchar, @payload::jsonb);
+-- Records one event. Runs in the caller's transaction, through its persistence unit. tracingspancontext (V10):
+-- the writer's W3C trace context as java.util.Properties text, NULL when no span was active.
+INSERT INTO outbox_events (id, aggregate_type, aggregate_id, event_type, payload, tracingspancontext)
+VALUES (@id::uuid, @aggregate_type::varchar, @aggregate_id::varchar, @event_type::varchar, @payload::jsonb,
+        sqlc.narg(tracingspancontext)::text);
 
 -- name: FetchOutboxBatch :many
 -- The reference article's poll, kept for compatibility and as the benchmark's baseline: it
@@ -34,7 +36,7 @@ FOR UPDATE SKIP LOCKED;
 -- first row always goes). RETURNING order is unspecified: callers sort by seq. The functions lease
 -- the locked rows by id, never by ctid: a row updated after the claim's snapshot is locked in its
 -- newest version, whose ctid that snapshot cannot see (docs/decisions/0006-claims-by-ctid-withdrawn.md).
-SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at
+SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at, tracingspancontext
 FROM outbox_claim_batch(@claim_token::uuid, @locked_until::timestamptz, @max_attempts::int,
                         @now::timestamptz, @batch_size::int, @max_bytes::int);
 
@@ -42,7 +44,7 @@ FROM outbox_claim_batch(@claim_token::uuid, @locked_until::timestamptz, @max_att
 -- Ordered mode: like ClaimOutboxBatch, but only the earliest pending event of each aggregate is
 -- due, so an aggregate's events are published in write order by any number of relays and a
 -- failing event holds back only its own aggregate (outbox_claim_batch_ordered).
-SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at
+SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at, tracingspancontext
 FROM outbox_claim_batch_ordered(@claim_token::uuid, @locked_until::timestamptz, @max_attempts::int,
                                 @now::timestamptz, @batch_size::int, @max_bytes::int);
 
@@ -72,9 +74,9 @@ SELECT outbox_delete_published(@ids::uuid[], @claim_token::uuid)::int AS deleted
 -- Empty done_ids: claim only; batch_size 0: complete only. Each claimed row carries `completed`,
 -- the number of rows completed, and `payload_bytes`, its stored payload size; when nothing was
 -- claimed, one row with a NULL id (and NULL columns, read as 0 where the Java type is primitive)
--- carries `completed`.
+-- carries `completed`. tracingspancontext: the writer's trace context (V10), NULL when none.
 SELECT completed::int AS completed, id, seq, aggregate_type, aggregate_id, event_type, payload, attempts,
-       created_at, payload_bytes::int AS payload_bytes
+       created_at, payload_bytes::int AS payload_bytes, tracingspancontext
 FROM outbox_complete_and_claim(@synchronous_commit::varchar, @delete::boolean, sqlc.narg(now)::timestamptz,
                                @done_ids::uuid[], sqlc.narg(done_token)::uuid, @claim_token::uuid,
                                @lease_ms::bigint, @max_attempts::int, @batch_size::int,
@@ -136,7 +138,7 @@ WHERE processed_at IS NULL;
 
 -- name: FindOutboxEvent :one
 SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at,
-       retry_after, last_error, dead_at, processed_at
+       retry_after, last_error, dead_at, processed_at, tracingspancontext
 FROM outbox_events
 WHERE id = @id::uuid;
 

@@ -39,6 +39,17 @@ public final class MessageHeaders {
      */
     public static final String ARTEMIS_DUPLICATE_ID = "_AMQ_DUPL_ID";
 
+    /**
+     * The W3C {@code traceparent} of the code that recorded the event (see {@link TraceContext}), or, when the relay
+     * runs with OpenTelemetry, of the relay's PRODUCER span for the send, a child of it: the same trace either way.
+     * Absent when no OpenTelemetry span was active when the event was recorded. A consumer continues the trace
+     * from it.
+     */
+    public static final String TRACEPARENT = "traceparent";
+
+    /** The W3C {@code tracestate} that came with {@link #TRACEPARENT}; absent when there was none. */
+    public static final String TRACESTATE = "tracestate";
+
     private MessageHeaders() {
     }
 }

@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads the CREATE TABLE statements of migration files into a {@link Schema}: each table's columns,
- * their types and whether they may be NULL. Every other statement (indexes, views, ALTER, functions
- * and triggers with dollar-quoted bodies) is skipped.
+ * Reads the CREATE TABLE statements of migration files, and the columns that ALTER TABLE .. ADD COLUMN adds
+ * later, into a {@link Schema}: each table's columns, their types and whether they may be NULL. Every other
+ * statement (indexes, views, other ALTERs, functions and triggers with dollar-quoted bodies) is skipped.
  */
 final class SchemaParser {
 
@@ -48,6 +48,10 @@ final class SchemaParser {
 
     private void statement(String file, List<Token> s) {
         int i = 0;
+        if (s.get(0).isWord("alter")) {
+            alterTable(file, s);
+            return;
+        }
         if (!s.get(i++).isWord("create")) {
             return;
         }
@@ -103,6 +107,59 @@ final class SchemaParser {
             }
         }
         schema.add(new Schema.Table(name, List.copyOf(columns.values()), file, line));
+    }
+
+    /**
+     * {@code ALTER TABLE [IF EXISTS] [ONLY] name ADD [COLUMN] [IF NOT EXISTS] column type ..}, one or more actions
+     * separated by commas: the added columns join the table (a table the migrations did not create is left alone);
+     * other actions are skipped.
+     */
+    private void alterTable(String file, List<Token> s) {
+        int i = 1;
+        if (i >= s.size() || !s.get(i).isWord("table")) {
+            return;
+        }
+        i++;
+        if (i + 1 < s.size() && s.get(i).isWord("if") && s.get(i + 1).isWord("exists")) {
+            i += 2;
+        }
+        if (i < s.size() && s.get(i).isWord("only")) {
+            i++;
+        }
+        if (i >= s.size() || !s.get(i).isIdentifier()) {
+            return;
+        }
+        String name = s.get(i++).identifier();
+        while (i + 1 < s.size() && s.get(i).isPunct(".") && s.get(i + 1).isIdentifier()) {
+            name = s.get(i + 1).identifier();
+            i += 2;
+        }
+        Schema.Table table = schema.table(name).orElse(null);
+        if (table == null) {
+            return;
+        }
+        List<Schema.Column> columns = new ArrayList<>(table.columns());
+        for (List<Token> action : splitTopLevel(s.subList(Math.min(i, s.size()), s.size()))) {
+            int a = 0;
+            if (action.isEmpty() || !action.get(a++).isWord("add")) {
+                continue;
+            }
+            if (a < action.size() && action.get(a).isWord("column")) {
+                a++;
+            } else if (a < action.size() && action.get(a).kind() == Token.Kind.WORD
+                    && TABLE_CONSTRAINTS.contains(action.get(a).identifier())) {
+                continue; // ADD CONSTRAINT / PRIMARY KEY ..: no new column
+            }
+            if (a + 2 < action.size() && action.get(a).isWord("if") && action.get(a + 1).isWord("not")
+                    && action.get(a + 2).isWord("exists")) {
+                a += 3;
+            }
+            Schema.Column column = a < action.size() ? column(file, action.subList(a, action.size())) : null;
+            if (column != null && table.column(column.name()).isEmpty()) {
+                columns.add(column);
+            }
+        }
+        schema.add(new Schema.Table(table.name(), List.copyOf(columns), table.file(), table.line()));
     }
 
     private static void tableConstraint(List<Token> element, List<String> primaryKey) {

@@ -159,7 +159,7 @@ class GeneratorTest {
                 + " Instant lockedUntil, int maxAttempts, Instant now, int batchSize, int maxBytes)");
         assertThat(components("ClaimOutboxBatchRow")).isEqualTo("ClaimOutboxBatchRow(UUID id, long seq,"
                 + " String aggregateType, String aggregateId, String eventType, String payload, int attempts,"
-                + " Instant createdAt)");
+                + " Instant createdAt, String tracingspancontext)");
         assertThat(components("MarkOutboxBatchProcessedParams"))
                 .isEqualTo("MarkOutboxBatchProcessedParams(Instant now, List<UUID> ids, UUID claimToken)");
         assertThat(components("DeleteOutboxBatchParams"))
@@ -177,7 +177,8 @@ class GeneratorTest {
         assertThat(components("DeleteProcessedOutboxEventsParams"))
                 .isEqualTo("DeleteProcessedOutboxEventsParams(Instant processedBefore, int batchSize)");
         assertThat(components("InsertOutboxEventParams")).isEqualTo("InsertOutboxEventParams(UUID id,"
-                + " String aggregateType, String aggregateId, String eventType, String payload)");
+                + " String aggregateType, String aggregateId, String eventType, String payload,"
+                + " String tracingspancontext)");
         assertThat(components("FetchOutboxBatchParams")).isEqualTo("FetchOutboxBatchParams(int maxAttempts, int batchSize)");
         assertThat(components("RecordProcessedEventParams"))
                 .isEqualTo("RecordProcessedEventParams(String consumer, UUID eventId)");

@@ -59,6 +59,21 @@ class SchemaParserTest {
     }
 
     @Test
+    void aColumnAddedByAlterTableJoinsItsTable() {
+        Schema schema = new SchemaParser().parse("V1.sql", "CREATE TABLE t (id uuid PRIMARY KEY);")
+                .parse("V2.sql", """
+                        ALTER TABLE t SET (fillfactor = 80);
+                        ALTER TABLE IF EXISTS public.t ADD COLUMN note TEXT, ADD IF NOT EXISTS n INT NOT NULL DEFAULT 0,
+                            ADD CONSTRAINT t_note CHECK (length(note) < 10) NOT VALID;
+                        ALTER TABLE other ADD COLUMN x int;
+                        """).schema();
+        assertThat(schema.table("t").orElseThrow().columns())
+                .extracting(c -> c.name() + " " + c.type().text() + (c.nullable() ? " null" : ""))
+                .containsExactly("id uuid", "note text null", "n int");
+        assertThat(schema.table("other")).isEmpty();
+    }
+
+    @Test
     void theRealMigrationsParse() {
         SchemaParser parser = new SchemaParser();
         for (String name : Generator.migrationOrder(TestFiles.migrations().keySet())) {
@@ -70,6 +85,7 @@ class SchemaParserTest {
         assertThat(events.column("seq").orElseThrow().nullable()).isFalse();
         assertThat(events.column("dead_at").orElseThrow().nullable()).isTrue();
         assertThat(events.column("payload").orElseThrow().type().sqlType()).isEqualTo(SqlType.JSONB);
+        assertThat(events.column("tracingspancontext").orElseThrow().nullable()).isTrue();
     }
 
     @Test

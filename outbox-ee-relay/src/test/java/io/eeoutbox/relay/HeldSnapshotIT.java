@@ -176,7 +176,7 @@ class HeldSnapshotIT {
             while (producing.get() && !Thread.currentThread().isInterrupted()) {
                 for (int i = 0; i < 10; i++) {
                     dao.insertOutboxEvent(new InsertOutboxEventParams(UUID.randomUUID(), "order", "o" + (n++ % 1000),
-                            "order.created", "{\"n\":" + n + "}"));
+                            "order.created", "{\"n\":" + n + "}", null));
                 }
                 c.commit();
                 produced.addAndGet(10);

@@ -111,7 +111,7 @@ class NotifyReconnectIT {
         UUID id = UUID.randomUUID();
         try (Connection c = dataSource.getConnection()) {
             new io.eeoutbox.jpa.generated.OutboxEventJdbc(c).insertOutboxEvent(new io.eeoutbox.jpa.generated
-                    .InsertOutboxEventParams(id, "order", aggregateId, "order.created", "{}"));
+                    .InsertOutboxEventParams(id, "order", aggregateId, "order.created", "{}", null));
         }
         return id;
     }

@@ -187,7 +187,7 @@ class NotifyWaitersIT {
 
     private static UUID insert(Connection c, String aggregateId) throws SQLException {
         UUID id = UUID.randomUUID();
-        new OutboxEventJdbc(c).insertOutboxEvent(new InsertOutboxEventParams(id, "order", aggregateId, "order.created", "{}"));
+        new OutboxEventJdbc(c).insertOutboxEvent(new InsertOutboxEventParams(id, "order", aggregateId, "order.created", "{}", null));
         return id;
     }
 

@@ -33,7 +33,7 @@ public final class RelayIt {
             for (Event e : events) {
                 UUID id = UUID.randomUUID();
                 dao.insertOutboxEvent(new InsertOutboxEventParams(id, e.aggregateType(), e.aggregateId(), e.eventType(),
-                        "{\"n\":" + ids.size() + "}"));
+                        "{\"n\":" + ids.size() + "}", null));
                 ids.add(id);
             }
             if (commit) {

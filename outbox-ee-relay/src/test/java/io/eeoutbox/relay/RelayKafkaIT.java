@@ -115,7 +115,7 @@ class RelayKafkaIT {
                 for (int a = 0; a < aggregates; a++) {
                     UUID id = UUID.randomUUID();
                     dao.insertOutboxEvent(new InsertOutboxEventParams(id, "order", prefix + a, "order.changed",
-                            "{\"k\":" + k + ",\"pad\":\"" + pad + "\"}"));
+                            "{\"k\":" + k + ",\"pad\":\"" + pad + "\"}", null));
                     ids.add(id);
                 }
                 c.commit();
@@ -208,7 +208,7 @@ class RelayKafkaIT {
         UUID big = UUID.randomUUID();
         try (Connection c = db.connect()) {
             new OutboxEventJdbc(c).insertOutboxEvent(new InsertOutboxEventParams(big, "order", "big", "order.created",
-                    "\"" + "x".repeat(100 << 10) + "\""));
+                    "\"" + "x".repeat(100 << 10) + "\"", null));
         }
         small.addAll(RelayIt.writeCommitted(db, 20, i -> new RelayIt.Event("order", "p" + i, "order.created")));
         List<Throwable> causes = java.util.Collections.synchronizedList(new ArrayList<>());

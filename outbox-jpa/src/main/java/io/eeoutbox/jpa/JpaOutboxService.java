@@ -4,8 +4,10 @@ import io.eeoutbox.InvalidEventException;
 import io.eeoutbox.OutboxCommitted;
 import io.eeoutbox.OutboxException;
 import io.eeoutbox.OutboxService;
+import io.eeoutbox.TraceContext;
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
 import io.eeoutbox.jpa.generated.OutboxEventQueries;
+import io.eeoutbox.jpa.trace.TraceCapture;
 import io.eeoutbox.spi.PayloadSerializer;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,6 +28,10 @@ import java.util.logging.Logger;
  * native query through the application's {@code EntityManager}, so it joins the caller's JTA
  * transaction. After that transaction commits (only then) it fires {@link OutboxCommitted}, which
  * wakes a relay in the same JVM without a database round trip.
+ *
+ * <p>When an OpenTelemetry span is active on the calling thread (the OpenTelemetry API is optional), the row also
+ * stores its W3C trace context in {@code tracingspancontext}, and the relay sends it with the message
+ * ({@link TraceCapture}); otherwise the column stays NULL.
  *
  * <p>Configuration: {@code outbox.payload.max-bytes} (default 1048576), the largest payload in
  * bytes of UTF-8 JSON.
@@ -53,6 +59,7 @@ public class JpaOutboxService implements OutboxService {
 
     private EventValidator validator;
     private PayloadSerializer serializer;
+    private TraceCapture traces;
 
     @PostConstruct
     void init() {
@@ -68,6 +75,7 @@ public class JpaOutboxService implements OutboxService {
         }
         validator = new EventValidator(max);
         serializer = serializers.isResolvable() ? serializers.get() : new JsonPayloadSerializer();
+        traces = TraceCapture.detect();
     }
 
     @Override
@@ -88,9 +96,10 @@ public class JpaOutboxService implements OutboxService {
             throw e;
         }
         UUID id = Uuids.v7();
+        TraceContext trace = traces.current();
         try {
-            new OutboxEventQueries(resources.entityManager())
-                    .insertOutboxEvent(new InsertOutboxEventParams(id, aggregateType, aggregateId, eventType, json));
+            new OutboxEventQueries(resources.entityManager()).insertOutboxEvent(new InsertOutboxEventParams(id,
+                    aggregateType, aggregateId, eventType, json, trace == null ? null : trace.toStoredText()));
         } catch (PersistenceException e) {
             tsr.setRollbackOnly();
             throw new OutboxException("could not write outbox event event_id=" + id + " event_type=" + eventType

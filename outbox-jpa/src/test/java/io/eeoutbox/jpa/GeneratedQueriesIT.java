@@ -9,10 +9,10 @@ import io.eeoutbox.jpa.generated.DeleteOutboxBatchParams;
 import io.eeoutbox.jpa.generated.DeleteProcessedOutboxEventsParams;
 import io.eeoutbox.jpa.generated.FetchOutboxBatchParams;
 import io.eeoutbox.jpa.generated.FindOutboxEventRow;
-import io.eeoutbox.jpa.generated.GeneratedQueries;
 import io.eeoutbox.jpa.generated.GeneratedQueries.ColumnInfo;
 import io.eeoutbox.jpa.generated.GeneratedQueries.ParameterInfo;
 import io.eeoutbox.jpa.generated.GeneratedQueries.QueryInfo;
+import io.eeoutbox.jpa.generated.GeneratedQueries;
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
 import io.eeoutbox.jpa.generated.MarkOutboxBatchProcessedParams;
 import io.eeoutbox.jpa.generated.OutboxEvent;
@@ -202,8 +202,8 @@ class GeneratedQueriesIT {
         UUID token = UUID.randomUUID();
         try (Connection c = db.connect()) {
             OutboxEventJdbc dao = new OutboxEventJdbc(c);
-            dao.insertOutboxEvent(new InsertOutboxEventParams(first, "Order", "o-1", "OrderPlaced", "{\"total\": 12}"));
-            dao.insertOutboxEvent(new InsertOutboxEventParams(second, "Order", "o-2", "OrderPlaced", "[1, \"two\"]"));
+            dao.insertOutboxEvent(new InsertOutboxEventParams(first, "Order", "o-1", "OrderPlaced", "{\"total\": 12}", null));
+            dao.insertOutboxEvent(new InsertOutboxEventParams(second, "Order", "o-2", "OrderPlaced", "[1, \"two\"]", null));
 
             FindOutboxEventRow found = dao.findOutboxEvent(first).orElseThrow();
             assertThat(found.id()).isEqualTo(first);
@@ -266,7 +266,7 @@ class GeneratedQueriesIT {
 
             // The baseline statements, in a transaction as they require.
             UUID third = UUID.randomUUID();
-            dao.insertOutboxEvent(new InsertOutboxEventParams(third, "Cart", "c-1", "CartOpened", "{}"));
+            dao.insertOutboxEvent(new InsertOutboxEventParams(third, "Cart", "c-1", "CartOpened", "{}", null));
             c.setAutoCommit(false);
             assertThat(dao.fetchOutboxBatch(new FetchOutboxBatchParams(3, 10))).singleElement()
                     .satisfies(r -> assertThat(r.id()).isEqualTo(third));
@@ -315,7 +315,7 @@ class GeneratedQueriesIT {
              EntityManager em = sessions.createEntityManager()) {
             OutboxEventQueries dao = new OutboxEventQueries(em);
             em.getTransaction().begin();
-            dao.insertOutboxEvent(new InsertOutboxEventParams(id, "Order", "o-9", "OrderPlaced", "{\"a\": [1, 2]}"));
+            dao.insertOutboxEvent(new InsertOutboxEventParams(id, "Order", "o-9", "OrderPlaced", "{\"a\": [1, 2]}", null));
             em.getTransaction().commit();
 
             em.getTransaction().begin();

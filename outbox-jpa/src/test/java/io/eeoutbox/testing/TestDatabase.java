@@ -219,7 +219,8 @@ public final class TestDatabase {
                 "V6__outbox_complete_and_claim.sql",
                 "V7__outbox_claim_byte_budget.sql",
                 "V8__outbox_notify_waiters.sql",
-                "V9__outbox_database_clock.sql"));
+                "V9__outbox_database_clock.sql",
+                "V10__outbox_trace_context.sql"));
         return files;
     }
 

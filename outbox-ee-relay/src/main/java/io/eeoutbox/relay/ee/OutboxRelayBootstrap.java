@@ -6,6 +6,7 @@ import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.relay.kafka.KafkaPublisherFactory;
+import io.eeoutbox.relay.trace.PublishTracing;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
 import jakarta.annotation.PreDestroy;
@@ -114,7 +115,7 @@ public class OutboxRelayBootstrap {
             ThreadFactory threads = config.notifyEnabled()
                     ? lookup(jndi, names.threadFactory(), ThreadFactory.class, ResourceNames.THREAD_FACTORY.key())
                     : null;
-            Publisher publisher = publisher(jndi, names, lookup, appLoader, config.lease());
+            Publisher publisher = PublishTracing.wrap(publisher(jndi, names, lookup, appLoader, config.lease()));
             List<RelayListener> all = new ArrayList<>();
             for (RelayListener l : listeners) {
                 all.add(l);

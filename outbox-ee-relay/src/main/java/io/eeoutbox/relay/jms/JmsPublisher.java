@@ -27,7 +27,9 @@ import java.util.logging.Logger;
  * <p>Each message's body is the event's JSON payload; its properties, named in {@link MessageHeaders}, are
  * {@value MessageHeaders#EVENT_ID} (the consumers' deduplication key), {@value MessageHeaders#EVENT_TYPE},
  * {@value MessageHeaders#AGGREGATE_TYPE}, {@value MessageHeaders#AGGREGATE_ID},
- * {@value MessageHeaders#CREATED_AT} (ISO-8601) and {@value MessageHeaders#ATTEMPT}; {@code JMSType} is the
+ * {@value MessageHeaders#CREATED_AT} (ISO-8601), {@value MessageHeaders#ATTEMPT}, and, when the event was
+ * written inside an OpenTelemetry span, the writer's W3C {@value MessageHeaders#TRACEPARENT} and
+ * {@value MessageHeaders#TRACESTATE} (none of the two otherwise); {@code JMSType} is the
  * event type; {@code JMSXGroupID} is the aggregate id, so brokers with message groups deliver an aggregate's
  * messages to one consumer in order; and, on a message sent on its own (not in a batch transaction),
  * {@value MessageHeaders#ARTEMIS_DUPLICATE_ID} is the event id, so ActiveMQ Artemis drops a message it has
@@ -250,6 +252,12 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
             message.setStringProperty(MessageHeaders.CREATED_AT, m.createdAt().toString());
         }
         message.setIntProperty(MessageHeaders.ATTEMPT, m.attempt());
+        if (m.trace() != null) {
+            message.setStringProperty(MessageHeaders.TRACEPARENT, m.trace().traceparent());
+            if (m.trace().tracestate() != null) {
+                message.setStringProperty(MessageHeaders.TRACESTATE, m.trace().tracestate());
+            }
+        }
         if (duplicateId) {
             message.setStringProperty(MessageHeaders.ARTEMIS_DUPLICATE_ID, id);
         }

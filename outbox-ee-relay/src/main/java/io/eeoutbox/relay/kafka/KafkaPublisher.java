@@ -248,6 +248,10 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
         header(headers, MessageHeaders.AGGREGATE_ID, m.aggregateId());
         header(headers, MessageHeaders.CREATED_AT, m.createdAt() == null ? null : m.createdAt().toString());
         header(headers, MessageHeaders.ATTEMPT, Integer.toString(m.attempt()));
+        if (m.trace() != null) {
+            header(headers, MessageHeaders.TRACEPARENT, m.trace().traceparent());
+            header(headers, MessageHeaders.TRACESTATE, m.trace().tracestate());
+        }
         return new ProducerRecord<>(topic, null, m.aggregateId(), m.payload().getBytes(StandardCharsets.UTF_8), headers);
     }
 

@@ -1,6 +1,7 @@
 package io.eeoutbox.relay.store;
 
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.TraceContext;
 import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchParams;
 import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchRow;
 import io.eeoutbox.jpa.generated.DeadLetterExhaustedOutboxEventsParams;
@@ -291,8 +292,10 @@ public final class JdbcOutboxStore implements OutboxStore {
                 completed = r.completed();
                 if (r.id() != null) {
                     payloadBytes += r.payloadBytes();
-                    messages.add(new OutboxMessage(r.id(), r.seq(), r.aggregateType(), r.aggregateId(), r.eventType(),
-                            r.payload(), r.createdAt(), r.attempts() + 1));
+                    messages.add(new OutboxMessage(r.id(), r.seq(), r.eventType(), r.payload(),
+                            new OutboxMessage.Aggregate(r.aggregateType(), r.aggregateId()),
+                            new OutboxMessage.Delivery(r.createdAt(), r.attempts() + 1,
+                                    TraceContext.fromStoredTextOrNull(r.tracingspancontext(), r.id()))));
                 }
             }
             return new CompletedAndClaimed(completed, messages, Claimed.full(next, messages.size(), payloadBytes));

@@ -53,6 +53,7 @@ final class Backlog {
                 SqlValues.setText(ps, 3, order);
                 SqlValues.setText(ps, 4, "order.created");
                 SqlValues.setJson(ps, 5, payload(order));
+                SqlValues.setText(ps, 6, null); // no trace context
                 ps.addBatch();
                 ids.add(id);
                 if ((i + 1) % 1000 == 0) {

@@ -75,8 +75,9 @@ final class ReferenceRelay {
             List<FetchOutboxBatchRow> batch = dao.fetchOutboxBatch(new FetchOutboxBatchParams(maxAttempts, batchSize));
             for (FetchOutboxBatchRow e : batch) {
                 try {
-                    publisher.publish(new OutboxMessage(e.id(), 0, e.aggregateType(), e.aggregateId(), e.eventType(),
-                            e.payload(), null, e.attempts() + 1));
+                    publisher.publish(new OutboxMessage(e.id(), 0, e.eventType(), e.payload(),
+                            new OutboxMessage.Aggregate(e.aggregateType(), e.aggregateId()),
+                            OutboxMessage.Delivery.of(null, e.attempts() + 1)));
                 } catch (Exception publishFailure) {
                     LOG.log(Level.WARNING, "publish failed event_id=" + e.id(), publishFailure);
                     try {

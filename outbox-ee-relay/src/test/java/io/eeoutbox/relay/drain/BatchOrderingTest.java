@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 class BatchOrderingTest {
 
     private static OutboxMessage m(long seq, String aggregate) {
-        return new OutboxMessage(UUID.randomUUID(), seq, "order", aggregate, "order.created", "{}", Instant.EPOCH, 1);
+        return new OutboxMessage(UUID.randomUUID(), seq, "order.created", "{}",
+                new OutboxMessage.Aggregate("order", aggregate), OutboxMessage.Delivery.of(Instant.EPOCH, 1));
     }
 
     @Test
@@ -33,8 +34,8 @@ class BatchOrderingTest {
     @Test
     void aggregatesOfDifferentTypesWithTheSameIdAreIndependent() {
         OutboxMessage order = m(1, "42");
-        OutboxMessage customer = new OutboxMessage(UUID.randomUUID(), 2, "customer", "42", "customer.created", "{}",
-                Instant.EPOCH, 1);
+        OutboxMessage customer = new OutboxMessage(UUID.randomUUID(), 2, "customer.created", "{}",
+                new OutboxMessage.Aggregate("customer", "42"), OutboxMessage.Delivery.of(Instant.EPOCH, 1));
         assertThat(BatchOrdering.plan(List.of(customer, order), true).publish()).containsExactly(order, customer);
     }
 }

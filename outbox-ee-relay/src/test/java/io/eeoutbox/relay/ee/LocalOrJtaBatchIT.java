@@ -43,8 +43,10 @@ class LocalOrJtaBatchIT {
     }
 
     private static List<OutboxMessage> batch(int n) {
-        return java.util.stream.IntStream.range(0, n).mapToObj(i -> new OutboxMessage(UUID.randomUUID(), i, "order",
-                "o" + i, "order.created", "{}", Instant.parse("2026-01-01T00:00:00Z"), 1)).toList();
+        return java.util.stream.IntStream.range(0, n).mapToObj(i -> new OutboxMessage(UUID.randomUUID(), i,
+                "order.created", "{}",
+                new OutboxMessage.Aggregate("order", "o" + i),
+                OutboxMessage.Delivery.of(Instant.parse("2026-01-01T00:00:00Z"), 1))).toList();
     }
 
     @Test

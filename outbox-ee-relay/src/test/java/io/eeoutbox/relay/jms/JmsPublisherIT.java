@@ -34,8 +34,9 @@ class JmsPublisherIT {
     private static List<OutboxMessage> batch(String... eventTypes) {
         List<OutboxMessage> batch = new ArrayList<>();
         for (int i = 0; i < eventTypes.length; i++) {
-            batch.add(new OutboxMessage(UUID.randomUUID(), i + 1, "order", "o" + i, eventTypes[i], "{\"i\":" + i + "}",
-                    Instant.parse("2026-01-01T00:00:00Z"), 1));
+            batch.add(new OutboxMessage(UUID.randomUUID(), i + 1, eventTypes[i], "{\"i\":" + i + "}",
+                    new OutboxMessage.Aggregate("order", "o" + i),
+                    OutboxMessage.Delivery.of(Instant.parse("2026-01-01T00:00:00Z"), 1)));
         }
         return batch;
     }

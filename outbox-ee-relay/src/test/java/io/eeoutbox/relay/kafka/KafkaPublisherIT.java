@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.TraceContext;
 import io.eeoutbox.relay.config.ConfigLookups;
 import io.eeoutbox.spi.BrokerUnavailableException;
 import io.eeoutbox.spi.PublishResult;
@@ -55,8 +56,9 @@ class KafkaPublisherIT {
     }
 
     private static OutboxMessage event(String aggregateType, String aggregateId, String payload) {
-        return new OutboxMessage(UUID.randomUUID(), 1, aggregateType, aggregateId, "order.created", payload,
-                Instant.parse("2026-12-01T10:15:30.123456Z"), 2);
+        return new OutboxMessage(UUID.randomUUID(), 1, "order.created", payload,
+                new OutboxMessage.Aggregate(aggregateType, aggregateId),
+                OutboxMessage.Delivery.of(Instant.parse("2026-12-01T10:15:30.123456Z"), 2));
     }
 
     private static String header(ConsumerRecord<String, byte[]> r, String name) {
@@ -71,12 +73,22 @@ class KafkaPublisherIT {
         for (int i = 0; i < 50; i++) {
             batch.add(event("order", "o" + (i % 7), "{\"n\":" + i + ",\"text\":\"grüße\"}"));
         }
-        batch.add(new OutboxMessage(UUID.randomUUID(), 2, null, null, "system.tick", "{}", null, 1));
+        batch.add(new OutboxMessage(UUID.randomUUID(), 2, "system.tick", "{}", new OutboxMessage.Aggregate(null, null),
+                OutboxMessage.Delivery.of(null, 1)));
+        String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        OutboxMessage traced = new OutboxMessage(UUID.randomUUID(), 3, "order.traced", "{}",
+                new OutboxMessage.Aggregate("order", "o-traced"),
+                new OutboxMessage.Delivery(Instant.EPOCH, 1, new TraceContext(traceparent, "vendor=1")));
+        batch.add(traced);
         try (KafkaPublisher publisher = publisher(settings(kafka, KafkaSettings.TOPIC, "pub-basic"))) {
             assertThat(publisher.publishAll(batch).failures()).isEmpty();
         }
-        List<ConsumerRecord<String, byte[]>> read = kafka.readAll("pub-basic", Duration.ofSeconds(30), r -> r.size() >= 51);
-        assertThat(read).hasSize(51);
+        List<ConsumerRecord<String, byte[]>> read = kafka.readAll("pub-basic", Duration.ofSeconds(30), r -> r.size() >= 52);
+        assertThat(read).hasSize(52);
+        ConsumerRecord<String, byte[]> withTrace = read.stream()
+                .filter(r -> traced.id().toString().equals(header(r, MessageHeaders.EVENT_ID))).findFirst().orElseThrow();
+        assertThat(header(withTrace, MessageHeaders.TRACEPARENT)).isEqualTo(traceparent);
+        assertThat(header(withTrace, MessageHeaders.TRACESTATE)).isEqualTo("vendor=1");
         ConsumerRecord<String, byte[]> first = read.stream()
                 .filter(r -> batch.get(0).id().toString().equals(header(r, MessageHeaders.EVENT_ID))).findFirst().orElseThrow();
         assertThat(first.key()).isEqualTo("o0");
@@ -86,6 +98,8 @@ class KafkaPublisherIT {
         assertThat(header(first, MessageHeaders.AGGREGATE_ID)).isEqualTo("o0");
         assertThat(header(first, MessageHeaders.CREATED_AT)).isEqualTo("2026-12-01T10:15:30.123456Z");
         assertThat(header(first, MessageHeaders.ATTEMPT)).isEqualTo("2");
+        assertThat(header(first, MessageHeaders.TRACEPARENT)).as("an event written without a trace").isNull();
+        assertThat(header(first, MessageHeaders.TRACESTATE)).isNull();
         // one aggregate, one partition
         for (int k = 0; k < 7; k++) {
             String key = "o" + k;

@@ -27,7 +27,8 @@ class KafkaSettingsTest {
     }
 
     private static OutboxMessage event(String aggregateType) {
-        return new OutboxMessage(UUID.randomUUID(), 1, aggregateType, "a-1", "order.created", "{}", Instant.EPOCH, 1);
+        return new OutboxMessage(UUID.randomUUID(), 1, "order.created", "{}",
+                new OutboxMessage.Aggregate(aggregateType, "a-1"), OutboxMessage.Delivery.of(Instant.EPOCH, 1));
     }
 
     @Test

@@ -17,7 +17,8 @@ class RelayHealthTest {
     private final RelayHealth health = new RelayHealth(clock, OpsConfig.defaults()); // threshold PT30S
 
     private static OutboxMessage event() {
-        return new OutboxMessage(UUID.randomUUID(), 1, "order", "o1", "order.created", "{}", Instant.EPOCH, 1);
+        return new OutboxMessage(UUID.randomUUID(), 1, "order.created", "{}",
+                new OutboxMessage.Aggregate("order", "o1"), OutboxMessage.Delivery.of(Instant.EPOCH, 1));
     }
 
     private static final SQLException DB_DOWN = new SQLException("Connection refused", "08001");

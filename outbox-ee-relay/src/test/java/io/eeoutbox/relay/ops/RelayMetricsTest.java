@@ -15,7 +15,8 @@ class RelayMetricsTest {
     private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
 
     static OutboxMessage message(String eventType, int attempt) {
-        return new OutboxMessage(UUID.randomUUID(), 1, "order", "o1", eventType, "{}", T0, attempt);
+        return new OutboxMessage(UUID.randomUUID(), 1, eventType, "{}",
+                new OutboxMessage.Aggregate("order", "o1"), OutboxMessage.Delivery.of(T0, attempt));
     }
 
     /** Records what it is told, for assertions. */

@@ -32,7 +32,8 @@ final class TinyStore implements OutboxStore {
 
     synchronized UUID insert(String aggregateType, String aggregateId, String eventType, String payload, Instant createdAt) {
         UUID id = UUID.randomUUID();
-        rows.add(new Row(new OutboxMessage(id, ++seq, aggregateType, aggregateId, eventType, payload, createdAt, 0)));
+        rows.add(new Row(new OutboxMessage(id, ++seq, eventType, payload,
+                new OutboxMessage.Aggregate(aggregateType, aggregateId), OutboxMessage.Delivery.of(createdAt, 0))));
         return id;
     }
 
@@ -69,8 +70,9 @@ final class TinyStore implements OutboxStore {
                                 && (r.dueAt == null || !r.dueAt.isAfter(c.now()))) {
                             r.token = c.token();
                             OutboxMessage m = r.message;
-                            out.add(new OutboxMessage(m.id(), m.seq(), m.aggregateType(), m.aggregateId(), m.eventType(),
-                                    m.payload(), m.createdAt(), r.attempts + 1));
+                            out.add(new OutboxMessage(m.id(), m.seq(), m.eventType(), m.payload(),
+                                    new OutboxMessage.Aggregate(m.aggregateType(), m.aggregateId()),
+                                    OutboxMessage.Delivery.of(m.createdAt(), r.attempts + 1)));
                         }
                     }
                     return new Claimed(out, out.size() == c.batchSize());

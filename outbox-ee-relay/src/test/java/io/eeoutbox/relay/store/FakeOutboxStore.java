@@ -155,8 +155,9 @@ public final class FakeOutboxStore implements OutboxStore {
             bytes += r.payload.getBytes(StandardCharsets.UTF_8).length;
             r.claimToken = c.token();
             r.lockedUntil = c.lockedUntil();
-            out.add(new OutboxMessage(r.id, r.seq, r.aggregateType, r.aggregateId, r.eventType, r.payload,
-                    Instant.EPOCH, r.attempts + 1));
+            out.add(new OutboxMessage(r.id, r.seq, r.eventType, r.payload,
+                    new OutboxMessage.Aggregate(r.aggregateType, r.aggregateId),
+                    OutboxMessage.Delivery.of(Instant.EPOCH, r.attempts + 1)));
         }
         if (reverseReturningOrder) {
             Collections.reverse(out);

@@ -201,8 +201,9 @@ class BrokerCutWindowTest {
         List<OutboxMessage> batch = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
             UUID id = UUID.randomUUID();
-            batch.add(new OutboxMessage(id, round * 1_000L + i, "window", "agg-" + round + "-" + (i % 7),
-                    "window.cut", "{\"round\":" + round + ",\"i\":" + i + "}", Instant.now(), 1));
+            batch.add(new OutboxMessage(id, round * 1_000L + i, "window.cut", "{\"round\":" + round + ",\"i\":" + i + "}",
+                    new OutboxMessage.Aggregate("window", "agg-" + round + "-" + (i % 7)),
+                    OutboxMessage.Delivery.of(Instant.now(), 1)));
         }
         return batch;
     }

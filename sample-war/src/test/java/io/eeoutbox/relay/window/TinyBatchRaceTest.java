@@ -124,8 +124,9 @@ class TinyBatchRaceTest {
                     while (sending.get()) {
                         List<OutboxMessage> batch = new ArrayList<>();
                         for (int i = 0; i < 1 + (n % 2); i++) {
-                            batch.add(new OutboxMessage(UUID.randomUUID(), n, "race", "agg-" + sender, "race.tiny",
-                                    "{\"n\":" + n + "}", Instant.now(), 1));
+                            batch.add(new OutboxMessage(UUID.randomUUID(), n, "race.tiny", "{\"n\":" + n + "}",
+                                    new OutboxMessage.Aggregate("race", "agg-" + sender),
+                                    OutboxMessage.Delivery.of(Instant.now(), 1)));
                         }
                         n++;
                         PublishResult result = publisher.publishAll(batch);

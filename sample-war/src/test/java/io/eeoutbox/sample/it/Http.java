@@ -25,11 +25,15 @@ final class Http {
         this.base = base.endsWith("/") ? base : base + "/";
     }
 
-    HttpResponse<String> post(String path, String json) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create(base + path))
-                        .timeout(Duration.ofSeconds(30))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+    /** POSTs {@code json}; {@code headers}: more request headers, as name, value, name, value, ... */
+    HttpResponse<String> post(String path, String json, String... headers) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json");
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return client.send(request.POST(HttpRequest.BodyPublishers.ofString(json)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

@@ -89,6 +89,7 @@ public class OrderProjectionService {
                 ? projection.applyCreated(event.eventId(), event.eventType(), fields.customerId(), fields.total(),
                         fields.status(), fields.revision(), now)
                 : projection.applyStatusChanged(event.eventId(), event.eventType(), fields.status(), fields.revision(), now);
+        applied.traced(event.traceparent(), event.consumerTraceId());
         em.persist(applied);
         if (fields.revision() != previousRevision + 1) {
             LOG.warning(() -> "order event out of sequence: event_id=" + event.eventId() + " aggregate_id="

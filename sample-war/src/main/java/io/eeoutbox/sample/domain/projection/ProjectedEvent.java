@@ -34,6 +34,12 @@ public class ProjectedEvent {
     @Column(name = "applied_at", nullable = false)
     private Instant appliedAt;
 
+    @Column(name = "received_traceparent", length = 256)
+    private String receivedTraceparent;
+
+    @Column(name = "consumer_trace_id", length = 32)
+    private String consumerTraceId;
+
     protected ProjectedEvent() {
         // for JPA
     }
@@ -47,6 +53,23 @@ public class ProjectedEvent {
         this.revision = revision;
         this.status = status;
         this.appliedAt = appliedAt;
+    }
+
+    /**
+     * Records the trace the event came with: the message's {@code traceparent} (null when it was written outside a
+     * trace) and the trace id of the consumer's span that applied it (null without OpenTelemetry).
+     */
+    public void traced(String receivedTraceparent, String consumerTraceId) {
+        this.receivedTraceparent = receivedTraceparent;
+        this.consumerTraceId = consumerTraceId;
+    }
+
+    public String receivedTraceparent() {
+        return receivedTraceparent;
+    }
+
+    public String consumerTraceId() {
+        return consumerTraceId;
     }
 
     public UUID eventId() {

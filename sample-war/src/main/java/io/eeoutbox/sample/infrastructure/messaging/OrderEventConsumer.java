@@ -23,6 +23,9 @@ import java.util.logging.Logger;
  * the previous one), and the message carries the order id as {@code JMSXGroupID}. WildFly's Artemis
  * hands a group's messages to one consumer at a time; Open Liberty's messaging engine has no groups,
  * so its activation specification runs this bean with {@code maxConcurrency="1"} (server.xml).
+ *
+ * <p>Tracing: when the server provides OpenTelemetry, the event is applied inside a CONSUMER span that continues
+ * the trace of the request that wrote the event (the message's {@code traceparent}, see {@link ConsumerTracing}).
  */
 @JMSDestinationDefinition(name = OrderEventsQueue.JNDI_NAME, interfaceName = "jakarta.jms.Queue",
         destinationName = OrderEventsQueue.PHYSICAL_NAME)
@@ -47,7 +50,14 @@ public class OrderEventConsumer implements MessageListener {
             LOG.warning(() -> "message skipped, not an outbox event: " + describe(message) + ": " + e);
             return;
         }
-        projection.apply(event);
+        try (DeliverySpan span = ConsumerTracing.start(message)) {
+            try {
+                projection.apply(event.inTrace(span.traceId()));
+            } catch (RuntimeException e) {
+                span.failed(e);
+                throw e;
+            }
+        }
     }
 
     private static ReceivedEvent read(Message message) throws JMSException {
@@ -60,7 +70,8 @@ public class OrderEventConsumer implements MessageListener {
             throw new IllegalArgumentException("no " + MessageHeaders.EVENT_ID + " or " + MessageHeaders.EVENT_TYPE);
         }
         return new ReceivedEvent(UUID.fromString(eventId), eventType,
-                message.getStringProperty(MessageHeaders.AGGREGATE_ID), text.getText());
+                message.getStringProperty(MessageHeaders.AGGREGATE_ID), text.getText(),
+                message.getStringProperty(MessageHeaders.TRACEPARENT), null);
     }
 
     private static String describe(Message message) {

@@ -21,6 +21,7 @@ class MigrationsTest {
 
     @Test
     void findsTheSamplesOwnTables() throws Exception {
-        assertEquals(List.of("V1__orders.sql", "V2__order_projection.sql"), Migrations.list("db/sample"));
+        assertEquals(List.of("V1__orders.sql", "V2__order_projection.sql", "V3__projection_trace.sql"),
+                Migrations.list("db/sample"));
     }
 }

@@ -1,0 +1,91 @@
+package io.eeoutbox.sample.infrastructure.messaging;
+
+import io.eeoutbox.MessageHeaders;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.TextMapGetter;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The consumer's spans with the OpenTelemetry API; loaded by {@link ConsumerTracing} only when the API is there.
+ * The tracer comes from the application's {@code OpenTelemetry} bean (MicroProfile Telemetry provides it on both
+ * servers); the parent from the message's W3C properties, which ee-outbox names in {@link MessageHeaders}.
+ */
+final class OpenTelemetryDeliverySpans implements Function<Message, DeliverySpan> {
+
+    private static final TextMapGetter<Message> PROPERTIES = new TextMapGetter<>() {
+        @Override
+        public Iterable<String> keys(Message message) {
+            try {
+                List<String> names = new ArrayList<>();
+                for (Object name : Collections.list(message.getPropertyNames())) {
+                    names.add(String.valueOf(name));
+                }
+                return names;
+            } catch (JMSException e) {
+                return List.of();
+            }
+        }
+
+        @Override
+        public String get(Message message, String key) {
+            try {
+                return message == null ? null : message.getStringProperty(key);
+            } catch (JMSException | RuntimeException e) {
+                return null;
+            }
+        }
+    };
+
+    /** Looked up on first use (the MDB's first message), once per deployment. */
+    private volatile OpenTelemetry openTelemetry;
+
+    @Override
+    public DeliverySpan apply(Message message) {
+        OpenTelemetry openTelemetry = this.openTelemetry;
+        if (openTelemetry == null) {
+            openTelemetry = CDI.current().select(OpenTelemetry.class).get();
+            this.openTelemetry = openTelemetry;
+        }
+        Context parent = W3CTraceContextPropagator.getInstance().extract(Context.root(), message, PROPERTIES);
+        Span span = openTelemetry.getTracer("io.eeoutbox.sample").spanBuilder(OrderEventsQueue.PHYSICAL_NAME + " process")
+                .setSpanKind(SpanKind.CONSUMER)
+                .setParent(parent)
+                .setAttribute("messaging.system", "jms")
+                .setAttribute("messaging.operation.type", "process")
+                .setAttribute("messaging.destination.name", OrderEventsQueue.PHYSICAL_NAME)
+                .setAttribute("messaging.message.id", String.valueOf(PROPERTIES.get(message, MessageHeaders.EVENT_ID)))
+                .startSpan();
+        Scope scope = span.makeCurrent();
+        String traceId = span.getSpanContext().isValid() ? span.getSpanContext().getTraceId() : null;
+        return new DeliverySpan() {
+            @Override
+            public String traceId() {
+                return traceId;
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                span.recordException(failure);
+                span.setStatus(StatusCode.ERROR);
+            }
+
+            @Override
+            public void close() {
+                scope.close();
+                span.end();
+            }
+        };
+    }
+}
