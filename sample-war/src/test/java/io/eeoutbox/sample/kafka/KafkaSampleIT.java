@@ -16,8 +16,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +32,8 @@ import org.junit.jupiter.api.Test;
  * {@code -Ddemo.publisher=kafka} does. Orders created over HTTP must reach the topic through the relay inside the
  * server, with the event id header, and be applied exactly once by the sample's Kafka consumer: every event in the
  * projection, one inbox row per event. No JMS message is involved: in Kafka mode the relay publishes nothing to
- * the queue the MDB reads.
+ * the queue the MDB reads. The group's offsets are committed up to the topic's end, and stopping the server (which
+ * undeploys the sample) takes the consumer out of its group.
  *
  * <p>A database of its own (beside the in-server suite's) and a server process of its own, on free ports.
  */
@@ -36,6 +41,7 @@ import org.junit.jupiter.api.Test;
 class KafkaSampleIT {
 
     private static final String TOPIC = "order-events";
+    private static final String GROUP = "order-projection";
     private static final int ORDERS = 20;
     private static final Duration DEPLOY_PATIENCE = Duration.ofMinutes(5);
     private static final Duration DELIVERY_PATIENCE = Duration.ofSeconds(120);
@@ -86,6 +92,28 @@ class KafkaSampleIT {
                 assertTrue(projection.body().contains("\"status\":\"" + status + "\"")
                         && projection.body().contains("\"eventsApplied\":" + applied), "order " + id + ": " + projection);
             }
+
+            // the offsets are committed after the records were applied: all of them, once the topic is read
+            long published = kafka.count(TOPIC);
+            Await.until(DELIVERY_PATIENCE, () -> committed(kafka), n -> n == published,
+                    "group order-projection to commit the topic's " + published + " records");
+            // stopping the server undeploys the sample: the consumer leaves its group (no member waits for a timeout)
+            server.close();
+            ConsumerGroupDescription group = describeGroup(kafka);
+            assertTrue(group.members().isEmpty(), "group order-projection after the server stopped: " + group);
+        }
+    }
+
+    private static long committed(EmbeddedKafka kafka) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            return admin.listConsumerGroupOffsets(GROUP).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS)
+                    .values().stream().filter(o -> o != null).mapToLong(OffsetAndMetadata::offset).sum();
+        }
+    }
+
+    private static ConsumerGroupDescription describeGroup(EmbeddedKafka kafka) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            return admin.describeConsumerGroups(List.of(GROUP)).describedGroups().get(GROUP).get(10, TimeUnit.SECONDS);
         }
     }
 
