@@ -13,9 +13,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import io.eeoutbox.relay.kafka.EmbeddedKafka;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,6 +33,9 @@ import java.util.regex.Pattern;
  * <p>Run by the sample-war profile {@code demo} (see the README); the servers are the ones the build
  * provisions under {@code sample-war/target/servers}. Settings (system properties):
  * {@code demo.server}, {@code demo.port-offset} (default 0: WildFly on 8080, Liberty on 9080),
+ * {@code demo.publisher} ({@code jms}, the default: the server's own broker; {@code kafka}: a Kafka broker started
+ * here, in-process, with the topic {@value #KAFKA_TOPIC}, the relay publishing to it and the sample's Kafka consumer
+ * reading it),
  * {@code outbox.db.url}/{@code outbox.db.user}/{@code outbox.db.password} (or the environment variables
  * {@code OUTBOX_DB_URL}/{@code OUTBOX_DB_USER}/{@code OUTBOX_DB_PASSWORD}), and, set by the build,
  * {@code demo.war}, {@code demo.work-dir}, {@code wildfly.home}, {@code liberty.home}, {@code demo.liberty.server-xml}.
@@ -40,12 +45,15 @@ public final class Demo {
     static final int ORDERS = 100;
     static final Duration ONESHOT_PATIENCE = Duration.ofSeconds(120);
     static final Duration STARTUP_PATIENCE = Duration.ofMinutes(5);
+    /** The sample's {@code outbox.relay.kafka.topic}, passed to the server too so that the two cannot differ. */
+    static final String KAFKA_TOPIC = "order-events";
 
     private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"([0-9a-f-]{36})\"");
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private DemoDatabase database;
     private DemoServer server;
+    private EmbeddedKafka kafka;
 
     private volatile boolean stopRequested;
 
@@ -105,17 +113,36 @@ public final class Demo {
             throw new IllegalStateException("no WAR at " + war + "; build it with the demo command from the README");
         }
 
+        String publisher = System.getProperty("demo.publisher", "jms").trim().toLowerCase(Locale.ROOT);
+        if (!publisher.equals("jms") && !publisher.equals("kafka")) {
+            throw new IllegalStateException("-Ddemo.publisher=" + publisher + ": use jms or kafka");
+        }
+
         String url = setting("outbox.db.url", "OUTBOX_DB_URL");
         say(url == null ? "starting an embedded PostgreSQL" : "using the database at " + url);
         database = DemoDatabase.start(url, setting("outbox.db.user", "OUTBOX_DB_USER"),
                 setting("outbox.db.password", "OUTBOX_DB_PASSWORD"));
         say("database " + database.url() + " ready (ee-outbox's schema with its NOTIFY trigger, and the sample's)");
 
+        if (publisher.equals("kafka")) {
+            startKafka();
+        }
         say("starting " + server.name() + " with the sample (console: " + work.resolve("console.log") + ")");
         long started = System.nanoTime();
         server.start(war, database);
         awaitDeployed();
         say(server.name() + " is up, the sample deployed, in " + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s");
+    }
+
+    /** A Kafka broker (an in-process KRaft node) with the sample's topic; the relay and the consumer are pointed at it. */
+    private void startKafka() {
+        say("starting an embedded Kafka broker (KRaft)");
+        kafka = EmbeddedKafka.startInProcess();
+        kafka.createTopic(KAFKA_TOPIC, 3, Map.of());
+        say("Kafka " + kafka.bootstrapServers() + " ready, topic " + KAFKA_TOPIC);
+        server.systemProperty("outbox.relay.publisher", "kafka")
+                .systemProperty("outbox.relay.kafka.topic", KAFKA_TOPIC)
+                .systemProperty("outbox.relay.kafka.producer.bootstrap.servers", kafka.bootstrapServers());
     }
 
     /** Waits until the application answers its own 404 for an unknown order (so JAX-RS, EJB and JPA are up). */
@@ -137,6 +164,10 @@ public final class Demo {
         System.out.println("  The operator console (docs/console.md): " + base + "/outbox-admin/");
         System.out.println("    as outbox-admin / outbox-admin-1 (may act) or outbox-viewer / outbox-viewer-1 (reads)");
         System.out.println();
+        if (kafka != null) {
+            System.out.println("  Events go through Kafka: " + kafka.bootstrapServers() + ", topic " + KAFKA_TOPIC
+                    + " (embedded, removed on exit)");
+        }
         System.out.println("  Database: " + database.url() + " (user " + database.user() + ")"
                 + (database.isEmbedded() ? ", embedded, removed on exit" : ""));
         System.out.println("  Server log: " + server.logFile());
@@ -220,13 +251,18 @@ public final class Demo {
                 HttpResponse.BodyHandlers.ofString());
     }
 
-    /** Stops the server, then the embedded database; safe to call more than once (Ctrl+C runs it as a hook). */
+    /** Stops the server, then the Kafka broker and the embedded database; safe to call more than once (Ctrl+C runs it as a hook). */
     private synchronized void shutdown() {
         if (server != null) {
             if (server.isAlive()) {
                 say("stopping " + server.name());
             }
             server.close();
+        }
+        if (kafka != null) {
+            say("stopping the embedded Kafka broker");
+            kafka.close();
+            kafka = null;
         }
         if (database != null && database.isEmbedded()) {
             say("stopping the embedded PostgreSQL");
