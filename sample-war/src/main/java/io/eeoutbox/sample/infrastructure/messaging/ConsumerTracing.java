@@ -1,6 +1,5 @@
 package io.eeoutbox.sample.infrastructure.messaging;
 
-import jakarta.jms.Message;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -14,13 +13,13 @@ import java.util.logging.Logger;
 final class ConsumerTracing {
 
     private static final Logger LOG = Logger.getLogger(ConsumerTracing.class.getName());
-    private static final Function<Message, DeliverySpan> SPANS = detect();
+    private static final Function<Incoming, DeliverySpan> SPANS = detect();
 
     private ConsumerTracing() {
     }
 
     /** Starts the span for {@code message} and makes it current; never throws. */
-    static DeliverySpan start(Message message) {
+    static DeliverySpan start(Incoming message) {
         try {
             return SPANS.apply(message);
         } catch (RuntimeException | LinkageError e) {
@@ -29,7 +28,7 @@ final class ConsumerTracing {
         }
     }
 
-    private static Function<Message, DeliverySpan> detect() {
+    private static Function<Incoming, DeliverySpan> detect() {
         ClassLoader loader = ConsumerTracing.class.getClassLoader();
         try {
             Class.forName("io.opentelemetry.api.trace.Span", false, loader);
@@ -38,7 +37,7 @@ final class ConsumerTracing {
         }
         try {
             @SuppressWarnings("unchecked")
-            Function<Message, DeliverySpan> spans = (Function<Message, DeliverySpan>) Class.forName(
+            Function<Incoming, DeliverySpan> spans = (Function<Incoming, DeliverySpan>) Class.forName(
                     ConsumerTracing.class.getPackageName() + ".OpenTelemetryDeliverySpans", true, loader)
                     .getDeclaredConstructor().newInstance();
             return spans;

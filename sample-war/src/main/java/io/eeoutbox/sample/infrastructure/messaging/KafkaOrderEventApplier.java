@@ -42,7 +42,14 @@ public class KafkaOrderEventApplier {
             LOG.warning(() -> "record skipped, not an outbox event: " + describe(record) + ": " + e);
             return;
         }
-        projection.apply(event);
+        try (DeliverySpan span = ConsumerTracing.start(new Incoming("kafka", record.topic(), name -> header(record, name)))) {
+            try {
+                projection.apply(event.inTrace(span.traceId()));
+            } catch (RuntimeException e) {
+                span.failed(e);
+                throw e;
+            }
+        }
     }
 
     static ReceivedEvent read(ConsumerRecord<String, String> record) {
@@ -55,7 +62,7 @@ public class KafkaOrderEventApplier {
             throw new IllegalArgumentException("no value");
         }
         return new ReceivedEvent(UUID.fromString(eventId), eventType, header(record, MessageHeaders.AGGREGATE_ID),
-                record.value());
+                record.value(), header(record, MessageHeaders.TRACEPARENT), null);
     }
 
     private static String header(ConsumerRecord<String, String> record, String name) {

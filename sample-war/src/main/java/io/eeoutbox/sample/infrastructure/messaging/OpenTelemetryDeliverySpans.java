@@ -10,10 +10,6 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import jakarta.enterprise.inject.spi.CDI;
-import jakarta.jms.JMSException;
-import jakarta.jms.Message;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.function.Function;
 
@@ -22,29 +18,18 @@ import java.util.function.Function;
  * The tracer comes from the application's {@code OpenTelemetry} bean (MicroProfile Telemetry provides it on both
  * servers); the parent from the message's W3C properties, which ee-outbox names in {@link MessageHeaders}.
  */
-final class OpenTelemetryDeliverySpans implements Function<Message, DeliverySpan> {
+final class OpenTelemetryDeliverySpans implements Function<Incoming, DeliverySpan> {
 
-    private static final TextMapGetter<Message> PROPERTIES = new TextMapGetter<>() {
+    /** The W3C propagator asks for {@code traceparent} and {@code tracestate} by name. */
+    private static final TextMapGetter<Incoming> PROPERTIES = new TextMapGetter<>() {
         @Override
-        public Iterable<String> keys(Message message) {
-            try {
-                List<String> names = new ArrayList<>();
-                for (Object name : Collections.list(message.getPropertyNames())) {
-                    names.add(String.valueOf(name));
-                }
-                return names;
-            } catch (JMSException e) {
-                return List.of();
-            }
+        public Iterable<String> keys(Incoming message) {
+            return List.of(MessageHeaders.TRACEPARENT, MessageHeaders.TRACESTATE);
         }
 
         @Override
-        public String get(Message message, String key) {
-            try {
-                return message == null ? null : message.getStringProperty(key);
-            } catch (JMSException | RuntimeException e) {
-                return null;
-            }
+        public String get(Incoming message, String key) {
+            return message == null ? null : message.property().apply(key);
         }
     };
 
@@ -52,19 +37,19 @@ final class OpenTelemetryDeliverySpans implements Function<Message, DeliverySpan
     private volatile OpenTelemetry openTelemetry;
 
     @Override
-    public DeliverySpan apply(Message message) {
+    public DeliverySpan apply(Incoming message) {
         OpenTelemetry openTelemetry = this.openTelemetry;
         if (openTelemetry == null) {
             openTelemetry = CDI.current().select(OpenTelemetry.class).get();
             this.openTelemetry = openTelemetry;
         }
         Context parent = W3CTraceContextPropagator.getInstance().extract(Context.root(), message, PROPERTIES);
-        Span span = openTelemetry.getTracer("io.eeoutbox.sample").spanBuilder(OrderEventsQueue.PHYSICAL_NAME + " process")
+        Span span = openTelemetry.getTracer("io.eeoutbox.sample").spanBuilder(message.destination() + " process")
                 .setSpanKind(SpanKind.CONSUMER)
                 .setParent(parent)
-                .setAttribute("messaging.system", "jms")
+                .setAttribute("messaging.system", message.system())
                 .setAttribute("messaging.operation.type", "process")
-                .setAttribute("messaging.destination.name", OrderEventsQueue.PHYSICAL_NAME)
+                .setAttribute("messaging.destination.name", message.destination())
                 .setAttribute("messaging.message.id", String.valueOf(PROPERTIES.get(message, MessageHeaders.EVENT_ID)))
                 .startSpan();
         Scope scope = span.makeCurrent();

@@ -50,7 +50,8 @@ public class OrderEventConsumer implements MessageListener {
             LOG.warning(() -> "message skipped, not an outbox event: " + describe(message) + ": " + e);
             return;
         }
-        try (DeliverySpan span = ConsumerTracing.start(message)) {
+        try (DeliverySpan span = ConsumerTracing.start(new Incoming("jms", OrderEventsQueue.PHYSICAL_NAME,
+                name -> stringProperty(message, name)))) {
             try {
                 projection.apply(event.inTrace(span.traceId()));
             } catch (RuntimeException e) {
@@ -79,6 +80,14 @@ public class OrderEventConsumer implements MessageListener {
             return "JMSMessageID=" + message.getJMSMessageID();
         } catch (JMSException | RuntimeException e) {
             return String.valueOf(message);
+        }
+    }
+
+    private static String stringProperty(Message message, String name) {
+        try {
+            return message.getStringProperty(name);
+        } catch (JMSException | RuntimeException e) {
+            return null;
         }
     }
 }

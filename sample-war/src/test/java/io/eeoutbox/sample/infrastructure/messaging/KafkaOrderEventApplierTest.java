@@ -21,8 +21,11 @@ class KafkaOrderEventApplierTest {
         r.headers().add(MessageHeaders.EVENT_ID, eventId.toString().getBytes(StandardCharsets.UTF_8));
         r.headers().add(MessageHeaders.EVENT_TYPE, "order.created".getBytes(StandardCharsets.UTF_8));
         r.headers().add(MessageHeaders.AGGREGATE_ID, "order-1".getBytes(StandardCharsets.UTF_8));
+        String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        r.headers().add(MessageHeaders.TRACEPARENT, traceparent.getBytes(StandardCharsets.UTF_8));
 
-        assertEquals(new ReceivedEvent(eventId, "order.created", "order-1", "{\"revision\":1}"), KafkaOrderEventApplier.read(r));
+        assertEquals(new ReceivedEvent(eventId, "order.created", "order-1", "{\"revision\":1}", traceparent, null),
+                KafkaOrderEventApplier.read(r));
         assertEquals("order-events-1@7", KafkaOrderEventApplier.describe(r));
     }
 
