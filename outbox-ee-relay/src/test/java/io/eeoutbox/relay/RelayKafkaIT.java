@@ -33,7 +33,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
@@ -251,21 +250,12 @@ class RelayKafkaIT {
                 Executors.newScheduledThreadPool(1)).start();
         // load: a writer commits 10 events every 20 ms for the whole test
         List<UUID> written = java.util.Collections.synchronizedList(new ArrayList<>());
-        AtomicBoolean writing = new AtomicBoolean(true);
-        Thread writer = new Thread(() -> {
-            int n = 0;
-            while (writing.get()) {
-                int from = n;
-                written.addAll(RelayIt.writeCommitted(db, 10, i -> new RelayIt.Event("order", "o" + ((from + i) % 50), "order.created")));
-                n += 10;
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "outage-writer");
-        writer.start();
+        AtomicInteger next = new AtomicInteger();
+        ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor();
+        writer.scheduleAtFixedRate(() -> {
+            int from = next.getAndAdd(10);
+            written.addAll(RelayIt.writeCommitted(db, 10, i -> new RelayIt.Event("order", "o" + ((from + i) % 50), "order.created")));
+        }, 0, 20, TimeUnit.MILLISECONDS);
         try {
             RelayIt.await(Duration.ofSeconds(30), "some events delivered before the outage",
                     () -> db.queryLong("SELECT count(*) FROM outbox_events WHERE processed_at IS NOT NULL") >= 200);
@@ -281,8 +271,8 @@ class RelayKafkaIT {
             kafka.restart();
         }
         RelayIt.await(Duration.ofSeconds(20), "more written after the outage", () -> written.size() >= 3000);
-        writing.set(false);
-        writer.join(10_000);
+        writer.shutdown();
+        assertThat(writer.awaitTermination(10, TimeUnit.SECONDS)).as("the writer stopped").isTrue();
         int total = written.size();
         RelayIt.await(Duration.ofSeconds(120), "the backlog drained", () -> RelayIt.pending(db) == 0);
 

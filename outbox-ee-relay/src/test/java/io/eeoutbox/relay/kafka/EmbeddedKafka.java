@@ -1,5 +1,6 @@
 package io.eeoutbox.relay.kafka;
 
+import io.eeoutbox.relay.RelayIt;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -186,13 +187,13 @@ public final class EmbeddedKafka implements AutoCloseable {
         try (Admin admin = admin()) {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all()
                     .get(30, TimeUnit.SECONDS);
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!hasLeaders(admin, name)) {
-                if (System.nanoTime() > end) {
-                    throw new IllegalStateException("topic " + name + " has no leader after 30 s");
+            RelayIt.await(Duration.ofSeconds(30), "topic " + name + " has a leader for every partition", () -> {
+                try {
+                    return hasLeaders(admin, name);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
                 }
-                Thread.sleep(20);
-            }
+            });
         } catch (Exception e) {
             throw new IllegalStateException("could not create topic " + name, e);
         }

@@ -1,67 +1,41 @@
 package io.eeoutbox.sample.kafka;
 
-import io.eeoutbox.sample.it.db.JdbcUrls;
-import io.eeoutbox.sample.it.db.Migrations;
-import java.sql.Array;
+import io.eeoutbox.sample.setup.SetupDatabase;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.UUID;
 
 /**
- * A database of its own for {@link KafkaSampleIT} on the in-server suite's PostgreSQL ({@code outbox.db.*}, set by
- * {@code TestDatabaseSession}), with ee-outbox's migrations and the sample's; dropped on close.
+ * {@link KafkaSampleIT}'s database of its own ({@link SetupDatabase}) and the questions the test asks of it.
  */
 final class KafkaItDatabase implements AutoCloseable {
 
-    private final String maintenanceUrl;
-    private final String name;
-    private final String url;
-    private final String user;
-    private final String password;
+    private final SetupDatabase db;
 
-    private KafkaItDatabase(String suiteUrl, String name, String user, String password) {
-        this.maintenanceUrl = suiteUrl;
-        this.name = name;
-        this.url = JdbcUrls.withDatabase(suiteUrl, name);
-        this.user = user;
-        this.password = password;
+    private KafkaItDatabase(SetupDatabase db) {
+        this.db = db;
     }
 
     /** {@code name}: a PostgreSQL identifier of lower-case letters, digits and underscores. */
     static KafkaItDatabase create(String name) throws Exception {
-        if (!name.matches("[a-z_][a-z0-9_]{0,62}")) {
-            throw new IllegalArgumentException("database name must match [a-z_][a-z0-9_]{0,62}: " + name);
-        }
-        KafkaItDatabase db = new KafkaItDatabase(KafkaSampleIT.required("outbox.db.url"), name,
-                KafkaSampleIT.required("outbox.db.user"), KafkaSampleIT.required("outbox.db.password"));
-        try (Connection c = DriverManager.getConnection(db.maintenanceUrl, db.user, db.password);
-             Statement s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-            s.execute("CREATE DATABASE " + name);
-        }
-        try (Connection c = DriverManager.getConnection(db.url, db.user, db.password)) {
-            Migrations.apply(c);
-        }
-        return db;
+        return new KafkaItDatabase(SetupDatabase.create(name));
     }
 
     String url() {
-        return url;
+        return db.url();
     }
 
     String user() {
-        return user;
+        return db.user();
     }
 
     String password() {
-        return password;
+        return db.password();
     }
 
     /** The ids of the orders' events that the relay has marked published. */
@@ -107,14 +81,11 @@ final class KafkaItDatabase implements AutoCloseable {
     }
 
     private Connection connect() throws SQLException {
-        return DriverManager.getConnection(url, user, password);
+        return db.connect();
     }
 
     @Override
     public void close() throws SQLException {
-        try (Connection c = DriverManager.getConnection(maintenanceUrl, user, password);
-             Statement s = c.createStatement()) {
-            s.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
-        }
+        db.close();
     }
 }

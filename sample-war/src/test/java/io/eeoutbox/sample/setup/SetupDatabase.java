@@ -10,11 +10,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * A database of its own for the setup check, on the PostgreSQL of the in-server suite ({@code outbox.db.*}, set by
- * {@code TestDatabaseSession}): a second relay on the suite's outbox would publish the suite's events to the wrong
- * broker. ee-outbox's migrations and the sample's are applied; the database is dropped on close.
+ * A database of its own for a test that starts a server of its own (the setup check, the Kafka sample), on the
+ * PostgreSQL of the in-server suite ({@code outbox.db.*}, set by {@code TestDatabaseSession}): a second relay on the
+ * suite's outbox would publish the suite's events to the wrong broker. ee-outbox's migrations and the sample's are
+ * applied; the database is dropped on close.
  */
-final class SetupDatabase implements AutoCloseable {
+public final class SetupDatabase implements AutoCloseable {
 
     private final String maintenanceUrl;
     private final String name;
@@ -31,7 +32,7 @@ final class SetupDatabase implements AutoCloseable {
     }
 
     /** {@code name}: a PostgreSQL identifier of lower-case letters, digits and underscores. */
-    static SetupDatabase create(String name) throws Exception {
+    public static SetupDatabase create(String name) throws Exception {
         if (!name.matches("[a-z_][a-z0-9_]{0,62}")) {
             throw new IllegalArgumentException("database name must match [a-z_][a-z0-9_]{0,62}: " + name);
         }
@@ -48,21 +49,25 @@ final class SetupDatabase implements AutoCloseable {
         return db;
     }
 
-    String url() {
+    public String url() {
         return url;
     }
 
-    String user() {
+    public String user() {
         return user;
     }
 
-    String password() {
+    public String password() {
         return password;
+    }
+
+    public Connection connect() throws SQLException {
+        return DriverManager.getConnection(url, user, password);
     }
 
     /** The order's {@code order.created} events that the relay has marked published. */
     int publishedEvents(String orderId) throws SQLException {
-        try (Connection c = DriverManager.getConnection(url, user, password);
+        try (Connection c = connect();
              PreparedStatement s = c.prepareStatement("SELECT count(*) FROM outbox_events WHERE aggregate_id = ?"
                      + " AND event_type = 'order.created' AND processed_at IS NOT NULL")) {
             s.setString(1, orderId);
