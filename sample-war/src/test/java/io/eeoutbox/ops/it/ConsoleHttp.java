@@ -16,8 +16,8 @@ import java.time.Duration;
 import java.util.Base64;
 
 /**
- * A script's view of the console's JSON API: HTTP Basic as one of the test servers' users (WildFly
- * application-users.properties, Liberty basicRegistry), with its cookies, and the CSRF token from
+ * A script's view of the console's JSON API: HTTP Basic as one of the test servers' users (their
+ * {@code sample.console.users}, checked by the sample's Jakarta Security identity store), with its cookies, and the CSRF token from
  * {@code GET api/session}.
  */
 final class ConsoleHttp {

@@ -154,20 +154,25 @@ class OrdersHttpIT {
     void theSamplesOperatorConsoleIsOnForItsRolesOnly() throws Exception {
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
         java.net.URI session = java.net.URI.create(base.toString().replaceFirst("/?$", "") + "/outbox-admin/api/session");
-        int[] statuses = new int[3];
-        String[] users = {null, "outbox-norole", "outbox-viewer"};
+        // user:password, as the server's sample.console.users knows them (Jakarta Security, the sample's identity store)
+        String[] credentials = {null, "outbox-viewer:outbox-admin-1", "nobody:nobody-1", "outbox-norole:outbox-norole-1",
+            "outbox-viewer:outbox-viewer-1"};
+        StringBuilder statuses = new StringBuilder();
         String viewerBody = null;
-        for (int i = 0; i < users.length; i++) {
+        for (String credential : credentials) {
             java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(session);
-            if (users[i] != null) {
+            if (credential != null) {
                 b.header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
-                        (users[i] + ":" + users[i] + "-1").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                        credential.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
             }
             HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-            statuses[i] = r.statusCode();
+            statuses.append(statuses.length() == 0 ? "" : " ").append(r.statusCode());
+            if (r.statusCode() == 401) {
+                assertTrue(r.headers().firstValue("WWW-Authenticate").orElse("").startsWith("Basic"), r.headers().toString());
+            }
             viewerBody = r.body();
         }
-        assertEquals("401 403 200", statuses[0] + " " + statuses[1] + " " + statuses[2], "anonymous, no role, viewer");
+        assertEquals("401 401 401 403 200", statuses.toString(), "anonymous, a wrong password, an unknown user, no role, viewer");
         assertEquals("outbox-viewer", Json.createReader(new StringReader(viewerBody)).readObject().getString("role"));
     }
 

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  *   <li>WildFly: a copy of the untouched install (the build unpacks {@code wildfly-dist} for it), the script run on
  *       it as a user would, twice (the second run must change nothing), then the server started with the WAR;</li>
  *   <li>Open Liberty: a new server in the provisioned install (its shared libraries are the user's step), whose
- *       server.xml holds only the sample's own feature, its ports, the WAR's location and the include.</li>
+ *       server.xml holds only the sample's own features (REST, Jakarta Security), its ports, the WAR's location and the include.</li>
  * </ul>
  * It runs in the failsafe execution of each server ({@code outbox.it.server}), on a database of its own beside the
  * in-server suite's, with one server start.
@@ -92,9 +92,10 @@ class OwnServerSetupIT {
         Path runDir = work.resolve("liberty-run");
         Path serverXml = work.resolve("server.xml");
         Files.writeString(serverXml, """
-                <server description="a user's server: the application's own feature, ports, and ee-outbox">
+                <server description="a user's server: the application's own features, ports, and ee-outbox">
                   <featureManager>
                     <feature>restfulWS-3.1</feature>
+                    <feature>appSecurity-5.0</feature>
                   </featureManager>
                   <httpEndpoint id="defaultHttpEndpoint" host="127.0.0.1"
                                 httpPort="${env.OUTBOX_HTTP_PORT}" httpsPort="${env.OUTBOX_HTTPS_PORT}"/>

@@ -1,0 +1,88 @@
+package io.eeoutbox.sample.infrastructure.security;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The sample's users, as the server's configuration lists them in {@value #KEY}: entries separated by white space,
+ * each {@code name:groups:hash}, where groups are separated by commas (none: an empty field) and hash is a
+ * {@code Pbkdf2PasswordHash} encoding ({@code PBKDF2WithHmacSHA256:<iterations>:<base64 salt>:<base64 hash>}, as
+ * {@link HashPassword} prints it). A group gives the role of the same name. No password is ever stored in clear.
+ */
+public final class ConsoleUsers {
+
+    /** The configuration key (a WildFly system property, an Open Liberty server.xml variable, or any config source). */
+    public static final String KEY = "sample.console.users";
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
+    private static final Pattern HASH = Pattern.compile("PBKDF2WithHmacSHA(224|256|384|512):[0-9]{4,9}:[A-Za-z0-9+/]+=*:[A-Za-z0-9+/]+=*");
+
+    /** A user: its groups and its password hash. */
+    public record User(String name, Set<String> groups, String passwordHash) {
+    }
+
+    private final Map<String, User> users;
+
+    private ConsoleUsers(Map<String, User> users) {
+        this.users = users;
+    }
+
+    public Optional<User> find(String name) {
+        return Optional.ofNullable(users.get(name));
+    }
+
+    public int size() {
+        return users.size();
+    }
+
+    /**
+     * Reads the setting's value; absent or blank gives no users (nobody can sign in). Throws
+     * {@link IllegalArgumentException} naming the key, the entry's position and what is wrong with it, never the
+     * entry itself (it holds a hash).
+     */
+    public static ConsoleUsers parse(String value) {
+        Map<String, User> users = new LinkedHashMap<>();
+        if (value == null || value.isBlank()) {
+            return new ConsoleUsers(Map.of());
+        }
+        String[] entries = value.trim().split("\\s+");
+        for (int i = 0; i < entries.length; i++) {
+            String[] parts = entries[i].split(":", 3);
+            String where = "invalid configuration: " + KEY + ", entry " + (i + 1) + " of " + entries.length + ": ";
+            if (parts.length < 3) {
+                throw new IllegalArgumentException(where + "expected name:groups:hash");
+            }
+            if (!NAME.matcher(parts[0]).matches()) {
+                throw new IllegalArgumentException(where + "the name must be 1 to 64 letters, digits, '.', '_', '@' or '-'");
+            }
+            Set<String> groups = new LinkedHashSet<>();
+            for (String group : parts[1].isEmpty() ? new String[0] : parts[1].split(",")) {
+                if (!NAME.matcher(group).matches()) {
+                    throw new IllegalArgumentException(where + "a group must be 1 to 64 letters, digits, '.', '_', '@' or '-'");
+                }
+                groups.add(group);
+            }
+            if (!HASH.matcher(parts[2]).matches()) {
+                throw new IllegalArgumentException(where
+                        + "the hash must be PBKDF2WithHmacSHA<224|256|384|512>:<iterations>:<base64 salt>:<base64 hash>"
+                        + " (print one with io.eeoutbox.sample.infrastructure.security.HashPassword)");
+            }
+            if (users.putIfAbsent(parts[0], new User(parts[0], Collections.unmodifiableSet(groups), parts[2])) != null) {
+                throw new IllegalArgumentException(where + "the user " + parts[0] + " is listed twice");
+            }
+        }
+        return new ConsoleUsers(Collections.unmodifiableMap(users));
+    }
+
+    /** The users' names, for a log line. */
+    public List<String> names() {
+        return new ArrayList<>(users.keySet());
+    }
+}
