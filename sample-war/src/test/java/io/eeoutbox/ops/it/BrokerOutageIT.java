@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Issue 17, item 1, on both servers with the sample application as it ships: while the broker is down, the
  * application keeps taking orders (HTTP 201, rows written), readiness and liveness stay UP, the outage shows in
  * the health check's data and in the metrics (pending grows); once the broker is back every event of the outage is
- * published. The broker goes away as the relay sees it: WildFly's Artemis stops its in-VM acceptor (management
+ * published; the operator console shows the relay waiting for the broker, then running again. The broker goes away as the relay sees it: WildFly's Artemis stops its in-VM acceptor (management
  * API); on Open Liberty, whose embedded engine cannot be stopped at runtime, the relay reaches the engine over TCP
  * through {@link BrokerProxy}, which the test closes, connections and all (test server configuration
  * src/test/server/liberty; docs/servers.md). The test does nothing else to the server.
@@ -67,7 +67,9 @@ class BrokerOutageIT {
 
     @Test
     void ordersAreTakenAndProbesStayUpWhileTheBrokerIsDownAndNothingIsLost() throws Exception {
+        ConsoleHttp console = new ConsoleHttp(base, ConsoleHttp.VIEWER);
         try (Broker broker = Broker.ofServerUnderTest()) {
+            assertEquals("running", console.relayState(), "the operator console before the outage");
             List<String> before = List.of(placeOrder("before-outage"));
             Eventually.until(() -> OutboxDb.eventsOf(before), w -> w.rows() == 1 && w.published() == 1,
                     "the relay publishing before the outage");
@@ -97,6 +99,8 @@ class BrokerOutageIT {
                 assertEquals(4, written.rows(), "every order taken during the outage wrote its event");
                 assertEquals(0, written.published(), "nothing published while the broker is down");
                 assertEquals(200, get(ServerUnderTest.current().health("ready")).statusCode(), "readiness still UP");
+                assertEquals("waiting-for-broker", Eventually.until(console::relayState, "waiting-for-broker"::equals,
+                        "the operator console showing the relay waiting for the broker"));
                 RelayAdminJmxIT.report("broker outage on " + ServerUnderTest.current() + ": " + compact(ready.body())
                         + " pending " + pending + " -> " + grown.value("outbox_events_pending").orElseThrow());
             } finally {
@@ -111,6 +115,8 @@ class BrokerOutageIT {
             }
             Eventually.until(() -> get(ServerUnderTest.current().health("ready")),
                     r -> compact(r.body()).contains("\"broker\":\"reachable\""), "the broker reachable again in the health data");
+            assertEquals("running", Eventually.until(console::relayState, "running"::equals,
+                    "the operator console showing the relay running again"));
         }
     }
 
