@@ -76,6 +76,25 @@ class ConsoleApiIT {
     }
 
     @Test
+    void anAdminPurgesPublishedRowsOlderThanTheDurationAndKeepsTheRest() throws Exception {
+        String type = "console.purge-" + UUID.randomUUID().toString().substring(0, 8);
+        UUID old = OutboxDb.recordEvent(type);
+        Eventually.until(() -> OutboxDb.secondsSincePublished(old), since -> since.orElse(0.0) > 3,
+                "the first event published more than 3 s ago");
+        UUID recent = OutboxDb.recordEvent(type);
+        Eventually.until(() -> OutboxDb.processedAt(recent), Optional::isPresent, "the second event published");
+        UUID dead = OutboxDb.insertDeadLetter(type);
+
+        ConsoleHttp admin = new ConsoleHttp(app, ConsoleHttp.ADMIN).signIn();
+        HttpResponse<String> purged = admin.post("api/purge", "{\"olderThan\": \"PT3S\"}");
+        assertEquals(200, purged.statusCode(), purged.body());
+        assertTrue(ConsoleHttp.json(purged).getJsonNumber("deleted").longValue() >= 1, purged.body());
+        assertEquals(false, OutboxDb.exists(old), "the event published more than 3 s ago is purged");
+        assertEquals(true, OutboxDb.exists(recent), "the event published within the last 3 s stays");
+        assertEquals(true, OutboxDb.exists(dead), "a dead letter is never purged");
+    }
+
+    @Test
     void badInputIsRefusedNamingTheFieldAndChangesNothing() throws Exception {
         String type = "console.bad-" + UUID.randomUUID().toString().substring(0, 8);
         UUID dead = OutboxDb.insertDeadLetter(type);

@@ -50,6 +50,23 @@ final class OutboxDb {
         return instant("SELECT processed_at FROM outbox_events WHERE id = ?", id);
     }
 
+    /** Seconds since the relay marked the event published (the database's clock), or empty while it is not. */
+    static Optional<Double> secondsSincePublished(UUID id) throws SQLException {
+        try (Connection c = connect();
+             PreparedStatement ps = c.prepareStatement(
+                     "SELECT extract(epoch FROM now() - processed_at)::float8 FROM outbox_events WHERE id = ? AND processed_at IS NOT NULL")) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getDouble(1)) : Optional.empty();
+            }
+        }
+    }
+
+    /** Whether the event's row is still in the outbox. */
+    static boolean exists(UUID id) throws SQLException {
+        return count("SELECT count(*) FROM outbox_events WHERE id = '" + id + "'") == 1;
+    }
+
     /** A dead letter with the given payload (JSON) and last error, as the relay leaves one. */
     static UUID insertDeadLetter(String eventType, String payloadJson, String lastError) throws SQLException {
         try (Connection c = connect();
