@@ -70,6 +70,18 @@ final class KafkaItDatabase implements AutoCloseable {
         }
     }
 
+    /** What the consumer recorded for the order's first event: {received traceparent, its span's trace id}, or null. */
+    String[] consumedTrace(String orderId) throws SQLException {
+        try (Connection c = connect();
+             PreparedStatement s = c.prepareStatement("SELECT received_traceparent, consumer_trace_id FROM order_projection_events"
+                     + " WHERE order_id = ?::uuid AND position = 1")) {
+            s.setString(1, orderId);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? new String[] {r.getString(1), r.getString(2)} : null;
+            }
+        }
+    }
+
     private static Set<String> strings(PreparedStatement s) throws SQLException {
         Set<String> out = new HashSet<>();
         try (ResultSet r = s.executeQuery()) {

@@ -9,6 +9,9 @@ import io.eeoutbox.sample.demo.DemoServer;
 import io.eeoutbox.sample.fault.harness.OrdersApi;
 import io.eeoutbox.sample.it.Await;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -32,7 +36,8 @@ import org.junit.jupiter.api.Test;
  * {@code -Ddemo.publisher=kafka} does. Orders created over HTTP must reach the topic through the relay inside the
  * server, with the event id header, and be applied exactly once by the sample's Kafka consumer: every event in the
  * projection, one inbox row per event. No JMS message is involved: in Kafka mode the relay publishes nothing to
- * the queue the MDB reads. The group's offsets are committed up to the topic's end, and stopping the server (which
+ * the queue the MDB reads. An order created in a traced request (a {@code traceparent} of the test's) reaches the
+ * consumer with that trace, and the consumer's span continues it. The group's offsets are committed up to the topic's end, and stopping the server (which
  * undeploys the sample) takes the consumer out of its group.
  *
  * <p>A database of its own (beside the in-server suite's) and a server process of its own, on free ports.
@@ -92,6 +97,21 @@ class KafkaSampleIT {
                 assertTrue(projection.body().contains("\"status\":\"" + status + "\"")
                         && projection.body().contains("\"eventsApplied\":" + applied), "order " + id + ": " + projection);
             }
+
+            // a traced request: the record carries its trace, and the Kafka consumer's span continues it
+            String traceId = UUID.randomUUID().toString().replace("-", "");
+            HttpResponse<String> traced = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            URI.create(server.baseUrl() + "/api/orders")).header("Content-Type", "application/json")
+                    .header("traceparent", "00-" + traceId + "-" + traceId.substring(0, 16) + "-01")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"customerId\":\"kafka-traced\",\"total\":2.50}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(201, traced.statusCode(), traced.body());
+            String tracedOrder = traced.headers().firstValue("Location").orElseThrow().replaceFirst(".*/", "");
+            String[] consumed = Await.until(DELIVERY_PATIENCE, () -> db.consumedTrace(tracedOrder), r -> r != null,
+                    "the sample's Kafka consumer to apply the traced order on " + server);
+            assertTrue(consumed[0] != null && consumed[0].contains("-" + traceId + "-"),
+                    "the record's traceparent is in the request's trace: " + consumed[0]);
+            assertEquals(traceId, consumed[1], "the Kafka consumer's span is in the request's trace");
 
             // the offsets are committed after the records were applied: all of them, once the topic is read
             long published = kafka.count(TOPIC);
