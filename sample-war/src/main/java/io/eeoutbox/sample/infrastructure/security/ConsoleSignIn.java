@@ -1,13 +1,12 @@
 package io.eeoutbox.sample.infrastructure.security;
 
-import jakarta.annotation.security.DeclareRoles;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.security.enterprise.authentication.mechanism.http.BasicAuthenticationMechanismDefinition;
 
 /**
  * How the sample's users sign in: Jakarta Security's HTTP Basic mechanism, with the users the server's configuration
  * gives in {@value ConsoleUsers#KEY} ({@link ConsoleUsersIdentityStore}). Only the operator console asks for a user
- * (the relay's jar constrains its path to the two roles below); the orders API stays open. Basic, because a script
+ * (the relay's jar constrains its path to the two roles below, which web.xml declares); the orders API stays open. Basic, because a script
  * calling the console's JSON API gets a plain 401 and sends the header again with every request.
  *
  * <p>On WildFly the application's security domain ({@code other}) must be mapped with {@code integrated-jaspi=false},
@@ -16,11 +15,5 @@ import jakarta.security.enterprise.authentication.mechanism.http.BasicAuthentica
  */
 @ApplicationScoped
 @BasicAuthenticationMechanismDefinition(realmName = "outbox")
-@DeclareRoles({ConsoleSignIn.ADMIN, ConsoleSignIn.VIEWER})
 public class ConsoleSignIn {
-
-    /** May read and act in the console. The same name as the relay's {@code ConsoleServlet.ADMIN}. */
-    public static final String ADMIN = "outbox-admin";
-    /** May read. */
-    public static final String VIEWER = "outbox-viewer";
 }

@@ -1,6 +1,7 @@
 package io.eeoutbox.sample.infrastructure.security;
 
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -22,10 +23,29 @@ public final class ConsoleUsers {
     public static final String KEY = "sample.console.users";
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
-    private static final Pattern HASH = Pattern.compile("PBKDF2WithHmacSHA(224|256|384|512):[0-9]{4,9}:[A-Za-z0-9+/]+=*:[A-Za-z0-9+/]+=*");
+    private static final Pattern HASH = Pattern.compile("PBKDF2WithHmacSHA(224|256|384|512):[0-9]{1,9}:[A-Za-z0-9+/]+=*:[A-Za-z0-9+/]+=*");
+    /** Pbkdf2PasswordHash's minimum; the maximum keeps one check under ~2 s here (0.33 us an iteration). */
+    static final int MIN_ITERATIONS = 1024;
+    static final int MAX_ITERATIONS = 5_000_000;
+    /** Pbkdf2PasswordHash's minimums for salt and hash. */
+    static final int MIN_BYTES = 16;
 
     /** A user: its groups and its password hash. */
     public record User(String name, Set<String> groups, String passwordHash) {
+
+        /** The hash's algorithm, e.g. PBKDF2WithHmacSHA256. */
+        String algorithm() {
+            return passwordHash.split(":")[0];
+        }
+
+        int iterations() {
+            return Integer.parseInt(passwordHash.split(":")[1]);
+        }
+
+        /** The hash's length in bytes. */
+        int hashBytes() {
+            return Base64.getDecoder().decode(passwordHash.split(":")[3]).length;
+        }
     }
 
     private final Map<String, User> users;
@@ -69,16 +89,44 @@ public final class ConsoleUsers {
                 }
                 groups.add(group);
             }
-            if (!HASH.matcher(parts[2]).matches()) {
-                throw new IllegalArgumentException(where
-                        + "the hash must be PBKDF2WithHmacSHA<224|256|384|512>:<iterations>:<base64 salt>:<base64 hash>"
-                        + " (print one with io.eeoutbox.sample.infrastructure.security.HashPassword)");
-            }
+            checkHash(parts[2], where);
             if (users.putIfAbsent(parts[0], new User(parts[0], Collections.unmodifiableSet(groups), parts[2])) != null) {
                 throw new IllegalArgumentException(where + "the user " + parts[0] + " is listed twice");
             }
         }
         return new ConsoleUsers(Collections.unmodifiableMap(users));
+    }
+
+    private static void checkHash(String hash, String where) {
+        if (!HASH.matcher(hash).matches()) {
+            throw new IllegalArgumentException(where
+                    + "the hash must be PBKDF2WithHmacSHA<224|256|384|512>:<iterations>:<base64 salt>:<base64 hash>"
+                    + " (print one with io.eeoutbox.sample.infrastructure.security.HashPassword)");
+        }
+        String[] fields = hash.split(":");
+        int iterations = Integer.parseInt(fields[1]);
+        if (iterations < MIN_ITERATIONS || iterations > MAX_ITERATIONS) {
+            throw new IllegalArgumentException(where + "the hash's iterations must be from " + MIN_ITERATIONS + " to "
+                    + MAX_ITERATIONS + ", was " + iterations);
+        }
+        for (int i = 2; i <= 3; i++) {
+            String field = i == 2 ? "salt" : "hash";
+            byte[] bytes;
+            try {
+                bytes = Base64.getDecoder().decode(fields[i]);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + "the hash's " + field + " is not valid base64");
+            }
+            if (bytes.length < MIN_BYTES) {
+                throw new IllegalArgumentException(where + "the hash's " + field + " must be at least " + MIN_BYTES
+                        + " bytes, was " + bytes.length);
+            }
+        }
+    }
+
+    /** The user whose check costs most (most iterations), for an unknown name's check to cost as much. */
+    Optional<User> costliest() {
+        return users.values().stream().max(java.util.Comparator.comparingInt(User::iterations));
     }
 
     /** The users' names, for a log line. */

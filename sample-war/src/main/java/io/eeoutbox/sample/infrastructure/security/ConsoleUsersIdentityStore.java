@@ -2,23 +2,28 @@ package io.eeoutbox.sample.infrastructure.security;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Startup;
 import jakarta.inject.Inject;
 import jakarta.security.enterprise.credential.Credential;
 import jakarta.security.enterprise.credential.UsernamePasswordCredential;
 import jakarta.security.enterprise.identitystore.CredentialValidationResult;
 import jakarta.security.enterprise.identitystore.IdentityStore;
 import jakarta.security.enterprise.identitystore.Pbkdf2PasswordHash;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -26,18 +31,27 @@ import org.eclipse.microprofile.config.ConfigProvider;
 
 /**
  * Jakarta Security identity store of the sample: checks a user name and password against {@link ConsoleUsers}, read
- * once when the application starts (a malformed value fails the deployment with a message naming the key), with the
+ * once when the application starts (a malformed value fails the start with a message naming the key), with the
  * container's {@link Pbkdf2PasswordHash}. A user's groups become its roles.
  *
- * <p>HTTP Basic sends the password with every request and the console's page makes a few requests every 2 s, while
- * one check of a hash costs ~200 ms of CPU at 600,000 iterations. A successful check is therefore remembered for
- * {@link #REMEMBER}: keyed by an HMAC of name and password under a key made at start, so that neither is kept. A failed
- * check is never remembered, and an unknown name costs a check like a known one.
+ * <p>Cost. HTTP Basic sends the password with every request and the console's page makes a few requests every 2 s,
+ * while one check of a hash costs ~200 ms of CPU at 600,000 iterations. So:
+ * <ul>
+ *   <li>a successful check is remembered for {@link #REMEMBER}, keyed by an HMAC of name and password under a key made
+ *       at start (neither is kept); a failed one never is;</li>
+ *   <li>at most {@link #CHECKS_AT_ONCE} checks run at a time: the mechanism checks any {@code Authorization: Basic}
+ *       header, on open paths too, so a flood of made-up credentials would otherwise take every CPU. A request that
+ *       finds no free slot within {@link #CHECK_WAIT} is refused (401) and logged;</li>
+ *   <li>an unknown name costs a check like the costliest configured user's, so that the time does not tell which
+ *       names exist.</li>
+ * </ul>
  */
 @ApplicationScoped
 public class ConsoleUsersIdentityStore implements IdentityStore {
 
     static final Duration REMEMBER = Duration.ofMinutes(5);
+    static final int CHECKS_AT_ONCE = 2;
+    static final Duration CHECK_WAIT = Duration.ofSeconds(2);
     private static final int REMEMBERED_MAX = 1000;
     private static final Logger LOG = Logger.getLogger(ConsoleUsersIdentityStore.class.getName());
 
@@ -48,15 +62,18 @@ public class ConsoleUsersIdentityStore implements IdentityStore {
     private String unknownUserHash;
     private SecretKeySpec rememberKey;
     private final Map<String, Remembered> remembered = new ConcurrentHashMap<>();
+    private final Semaphore checks = new Semaphore(CHECKS_AT_ONCE);
 
-    private record Remembered(Set<String> groups, long untilNanos) {
+    private record Remembered(String name, Set<String> groups, long untilNanos) {
     }
 
     @PostConstruct
     void load() {
         String value = ConfigProvider.getConfig().getOptionalValue(ConsoleUsers.KEY, String.class).orElse(null);
         users = ConsoleUsers.parse(value);
-        unknownUserHash = HashPassword.hash(new char[] {'-'}, HashPassword.ITERATIONS);
+        unknownUserHash = users.costliest()
+                .map(u -> HashPassword.hash(new char[] {'-'}, u.algorithm(), u.iterations(), u.hashBytes()))
+                .orElseGet(() -> HashPassword.hash(new char[] {'-'}, HashPassword.ITERATIONS));
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
         rememberKey = new SecretKeySpec(key, "HmacSHA256");
@@ -67,9 +84,9 @@ public class ConsoleUsersIdentityStore implements IdentityStore {
         }
     }
 
-    /** Reads the users when the application starts, so that a malformed value fails the deployment. */
-    void onStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
-        users.size();
+    /** Reads the users when the application starts (the observer makes the bean), so that a malformed value fails it. */
+    void onStart(@Observes Startup started) {
+        LOG.fine(() -> "operator console users read: " + users.size());
     }
 
     @Override
@@ -81,30 +98,60 @@ public class ConsoleUsersIdentityStore implements IdentityStore {
         char[] password = given.getPassword().getValue();
         String rememberedAs = rememberedAs(name, password);
         Remembered known = remembered.get(rememberedAs);
-        if (known != null && known.untilNanos() - System.nanoTime() > 0) {
-            return new CredentialValidationResult(name, known.groups());
+        if (known != null) {
+            if (known.untilNanos() - System.nanoTime() > 0) {
+                return new CredentialValidationResult(known.name(), known.groups());
+            }
+            remembered.remove(rememberedAs, known);
         }
         Optional<ConsoleUsers.User> user = users.find(name);
-        boolean matches = passwordHash.verify(password, user.map(ConsoleUsers.User::passwordHash).orElse(unknownUserHash));
+        boolean matches;
+        try {
+            if (!checks.tryAcquire(CHECK_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warning(() -> "sign-in refused without a check: " + CHECKS_AT_ONCE + " checks already running for "
+                        + CHECK_WAIT.toSeconds() + " s (many requests with made-up credentials?)");
+                return CredentialValidationResult.INVALID_RESULT;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CredentialValidationResult.INVALID_RESULT;
+        }
+        try {
+            matches = passwordHash.verify(password, user.map(ConsoleUsers.User::passwordHash).orElse(unknownUserHash));
+        } finally {
+            checks.release();
+        }
         if (!matches || user.isEmpty()) {
             return CredentialValidationResult.INVALID_RESULT;
         }
         if (remembered.size() >= REMEMBERED_MAX) {
-            remembered.clear();
+            remembered.values().removeIf(r -> r.untilNanos() - System.nanoTime() <= 0);
+            if (remembered.size() >= REMEMBERED_MAX) {
+                remembered.clear();
+            }
         }
-        remembered.put(rememberedAs, new Remembered(user.get().groups(), System.nanoTime() + REMEMBER.toNanos()));
-        return new CredentialValidationResult(name, user.get().groups());
+        ConsoleUsers.User u = user.get();
+        remembered.put(rememberedAs, new Remembered(u.name(), u.groups(), System.nanoTime() + REMEMBER.toNanos()));
+        return new CredentialValidationResult(u.name(), u.groups());
     }
 
+    /** HMAC of the name's length, the name and the password (UTF-8), so that no two pairs share a key. */
     private String rememberedAs(String name, char[] password) {
+        ByteBuffer secret = StandardCharsets.UTF_8.encode(CharBuffer.wrap(password));
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(rememberKey);
-            mac.update(name.getBytes(StandardCharsets.UTF_8));
-            mac.update((byte) 0);
-            return Base64.getEncoder().encodeToString(mac.doFinal(new String(password).getBytes(StandardCharsets.UTF_8)));
+            byte[] nameBytes = name.getBytes(StandardCharsets.UTF_8);
+            mac.update(ByteBuffer.allocate(4).putInt(nameBytes.length).array());
+            mac.update(nameBytes);
+            mac.update(secret.duplicate());
+            return Base64.getEncoder().encodeToString(mac.doFinal());
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 is not available", e);
+        } finally {
+            if (secret.hasArray()) {
+                Arrays.fill(secret.array(), (byte) 0);
+            }
         }
     }
 }

@@ -46,17 +46,22 @@ public final class HashPassword {
         Arrays.fill(password, '\0');
     }
 
-    /** A fresh salt, the given iterations. */
+    /** PBKDF2WithHmacSHA256, a fresh 32-byte salt, the given iterations, a 32-byte hash. */
     public static String hash(char[] password, int iterations) {
+        return hash(password, ALGORITHM, iterations, 32);
+    }
+
+    /** A fresh 32-byte salt; the given algorithm (a PBKDF2WithHmacSHA name), iterations and hash length. */
+    static String hash(char[] password, String algorithm, int iterations, int hashBytes) {
         byte[] salt = new byte[32];
         new SecureRandom().nextBytes(salt);
         try {
-            byte[] hash = SecretKeyFactory.getInstance(ALGORITHM)
-                    .generateSecret(new PBEKeySpec(password, salt, iterations, 256)).getEncoded();
+            byte[] hash = SecretKeyFactory.getInstance(algorithm)
+                    .generateSecret(new PBEKeySpec(password, salt, iterations, hashBytes * 8)).getEncoded();
             Base64.Encoder b64 = Base64.getEncoder();
-            return ALGORITHM + ":" + iterations + ":" + b64.encodeToString(salt) + ":" + b64.encodeToString(hash);
+            return algorithm + ":" + iterations + ":" + b64.encodeToString(salt) + ":" + b64.encodeToString(hash);
         } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(ALGORITHM + " is not available", e);
+            throw new IllegalStateException(algorithm + " is not available", e);
         }
     }
 }

@@ -28,6 +28,17 @@ class ConsoleUsersTest {
     }
 
     @Test
+    void theCostliestUserSetsWhatAnUnknownNameCosts() {
+        String dear = HashPassword.hash("x".toCharArray(), "PBKDF2WithHmacSHA512", 4096, 64);
+        ConsoleUsers users = ConsoleUsers.parse("alice::" + HASH + " bob::" + dear);
+        ConsoleUsers.User costliest = users.costliest().orElseThrow();
+        assertEquals("bob", costliest.name());
+        assertEquals("PBKDF2WithHmacSHA512", costliest.algorithm());
+        assertEquals(4096, costliest.iterations());
+        assertEquals(64, costliest.hashBytes());
+    }
+
+    @Test
     void nothingSetMeansNobody() {
         assertEquals(0, ConsoleUsers.parse(null).size());
         assertEquals(0, ConsoleUsers.parse("  ").size());
@@ -44,9 +55,16 @@ class ConsoleUsersTest {
         "alice:g:secret-1|entry 1 of 1: the hash must be PBKDF2WithHmacSHA",
         "alice:g:MD5:1024:c2FsdA==:aGFzaA==|entry 1 of 1: the hash must be PBKDF2WithHmacSHA",
         "alice:g:HASH bob:g:HASH alice::HASH|entry 3 of 3: the user alice is listed twice",
+        "alice:g:PBKDF2WithHmacSHA256:0:SALT:HASHPART|entry 1 of 1: the hash's iterations must be from 1024 to 5000000, was 0",
+        "alice:g:PBKDF2WithHmacSHA256:1023:SALT:HASHPART|the hash's iterations must be from 1024 to 5000000, was 1023",
+        "alice:g:PBKDF2WithHmacSHA256:5000001:SALT:HASHPART|the hash's iterations must be from 1024 to 5000000, was 5000001",
+        "alice:g:PBKDF2WithHmacSHA256:2048:A:HASHPART|the hash's salt is not valid base64",
+        "alice:g:PBKDF2WithHmacSHA256:2048:c2FsdA==:HASHPART|the hash's salt must be at least 16 bytes, was 4",
+        "alice:g:PBKDF2WithHmacSHA256:2048:SALT:aGFzaA==|the hash's hash must be at least 16 bytes, was 4",
     })
     void refusesMalformedEntriesNamingTheKeyAndTheEntryButNotTheHash(String value, String expected) {
-        String message = assertThrows(IllegalArgumentException.class, () -> ConsoleUsers.parse(value.replace("HASH", HASH)))
+        String message = assertThrows(IllegalArgumentException.class, () -> ConsoleUsers.parse(value
+                .replace("HASHPART", HASH.split(":")[3]).replace("SALT", HASH.split(":")[2]).replace("HASH", HASH)))
                 .getMessage();
         assertTrue(message.startsWith("invalid configuration: sample.console.users, "), message);
         assertTrue(message.contains(expected), message);
