@@ -64,7 +64,12 @@ final class OutboxDb {
 
     /** Whether the event's row is still in the outbox. */
     static boolean exists(UUID id) throws SQLException {
-        return count("SELECT count(*) FROM outbox_events WHERE id = '" + id + "'") == 1;
+        try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT 1 FROM outbox_events WHERE id = ?")) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
     }
 
     /** A dead letter with the given payload (JSON) and last error, as the relay leaves one. */

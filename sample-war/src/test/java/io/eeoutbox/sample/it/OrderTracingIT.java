@@ -65,12 +65,12 @@ class OrderTracingIT {
         assertNotEquals(callerSpanId, stored.parentId(),
                 "its parent is the server's own span for the request, a child of the caller's");
 
-        String[] consumed = consumed(orderId);
-        TraceContext received = TraceContext.of(consumed[0]);
+        ConsumedTrace consumed = consumed(orderId);
+        TraceContext received = TraceContext.of(consumed.receivedTraceparent());
         assertEquals(traceId, received.traceId(), "the message carries the request's trace");
         assertNotEquals(stored.parentId(), received.parentId(),
                 "its parent is the relay's producer span, a child of the recording span");
-        assertEquals(traceId, consumed[1], "the consumer's span is in the request's trace");
+        assertEquals(traceId, consumed.consumerTraceId(), "the consumer's span is in the request's trace");
     }
 
     @Test
@@ -86,21 +86,17 @@ class OrderTracingIT {
         }
         assertNull(string("SELECT tracingspancontext FROM outbox_events WHERE aggregate_id = ?", orderId.toString()));
 
-        String[] consumed = consumed(orderId.toString());
-        assertNull(consumed[0], "no traceparent on the message");
-        assertNotNull(consumed[1], "the consumer's span starts a trace of its own");
-        assertTrue(consumed[1].matches("[0-9a-f]{32}"), consumed[1]);
+        ConsumedTrace consumed = consumed(orderId.toString());
+        assertNull(consumed.receivedTraceparent(), "no traceparent on the message");
+        assertNotNull(consumed.consumerTraceId(), "the consumer's span starts a trace of its own");
+        assertTrue(consumed.consumerTraceId().matches("[0-9a-f]{32}"), consumed.consumerTraceId());
     }
 
-    /** What the consumer recorded for the order's first event, once it applied it: {received traceparent, trace id}. */
-    private static String[] consumed(String orderId) throws Exception {
+    /** What the consumer recorded for the order's first event, once it applied it. */
+    private static ConsumedTrace consumed(String orderId) throws Exception {
         return Await.until(Duration.ofSeconds(60), () -> {
-            try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT received_traceparent,"
-                    + " consumer_trace_id FROM order_projection_events WHERE order_id = ?::uuid AND position = 1")) {
-                ps.setString(1, orderId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? new String[] {rs.getString(1), rs.getString(2)} : null;
-                }
+            try (Connection c = connect()) {
+                return ConsumedTrace.read(c, orderId);
             }
         }, r -> r != null, "the consumer to apply order " + orderId);
     }

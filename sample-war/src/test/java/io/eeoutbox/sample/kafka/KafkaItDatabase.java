@@ -1,5 +1,6 @@
 package io.eeoutbox.sample.kafka;
 
+import io.eeoutbox.sample.it.ConsumedTrace;
 import io.eeoutbox.sample.setup.SetupDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -70,15 +71,10 @@ final class KafkaItDatabase implements AutoCloseable {
         }
     }
 
-    /** What the consumer recorded for the order's first event: {received traceparent, its span's trace id}, or null. */
-    String[] consumedTrace(String orderId) throws SQLException {
-        try (Connection c = connect();
-             PreparedStatement s = c.prepareStatement("SELECT received_traceparent, consumer_trace_id FROM order_projection_events"
-                     + " WHERE order_id = ?::uuid AND position = 1")) {
-            s.setString(1, orderId);
-            try (ResultSet r = s.executeQuery()) {
-                return r.next() ? new String[] {r.getString(1), r.getString(2)} : null;
-            }
+    /** What the consumer recorded for the order's first event, or null while it has not applied it. */
+    ConsumedTrace consumedTrace(String orderId) throws SQLException {
+        try (Connection c = connect()) {
+            return ConsumedTrace.read(c, orderId);
         }
     }
 

@@ -8,6 +8,7 @@ import io.eeoutbox.relay.kafka.EmbeddedKafka;
 import io.eeoutbox.sample.demo.DemoServer;
 import io.eeoutbox.sample.fault.harness.OrdersApi;
 import io.eeoutbox.sample.it.Await;
+import io.eeoutbox.sample.it.ConsumedTrace;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -107,11 +108,11 @@ class KafkaSampleIT {
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(201, traced.statusCode(), traced.body());
             String tracedOrder = traced.headers().firstValue("Location").orElseThrow().replaceFirst(".*/", "");
-            String[] consumed = Await.until(DELIVERY_PATIENCE, () -> db.consumedTrace(tracedOrder), r -> r != null,
+            ConsumedTrace consumed = Await.until(DELIVERY_PATIENCE, () -> db.consumedTrace(tracedOrder), r -> r != null,
                     "the sample's Kafka consumer to apply the traced order on " + server);
-            assertTrue(consumed[0] != null && consumed[0].contains("-" + traceId + "-"),
-                    "the record's traceparent is in the request's trace: " + consumed[0]);
-            assertEquals(traceId, consumed[1], "the Kafka consumer's span is in the request's trace");
+            assertTrue(consumed.receivedTraceparent() != null && consumed.receivedTraceparent().contains("-" + traceId + "-"),
+                    "the record's traceparent is in the request's trace: " + consumed.receivedTraceparent());
+            assertEquals(traceId, consumed.consumerTraceId(), "the Kafka consumer's span is in the request's trace");
 
             // the offsets are committed after the records were applied: all of them, once the topic is read
             long published = kafka.count(TOPIC);

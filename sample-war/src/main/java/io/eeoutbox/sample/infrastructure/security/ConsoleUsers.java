@@ -30,22 +30,12 @@ public final class ConsoleUsers {
     /** Pbkdf2PasswordHash's minimums for salt and hash. */
     static final int MIN_BYTES = 16;
 
-    /** A user: its groups and its password hash. */
-    public record User(String name, Set<String> groups, String passwordHash) {
-
-        /** The hash's algorithm, e.g. PBKDF2WithHmacSHA256. */
-        String algorithm() {
-            return passwordHash.split(":")[0];
-        }
-
-        int iterations() {
-            return Integer.parseInt(passwordHash.split(":")[1]);
-        }
-
-        /** The hash's length in bytes. */
-        int hashBytes() {
-            return Base64.getDecoder().decode(passwordHash.split(":")[3]).length;
-        }
+    /**
+     * A user: its groups and its password hash, with the hash's algorithm (e.g. PBKDF2WithHmacSHA256), iterations and
+     * length in bytes as read from it once at start.
+     */
+    public record User(String name, Set<String> groups, String passwordHash, String algorithm, int iterations,
+            int hashBytes) {
     }
 
     private final Map<String, User> users;
@@ -89,15 +79,16 @@ public final class ConsoleUsers {
                 }
                 groups.add(group);
             }
-            checkHash(parts[2], where);
-            if (users.putIfAbsent(parts[0], new User(parts[0], Collections.unmodifiableSet(groups), parts[2])) != null) {
+            User user = user(parts[0], Collections.unmodifiableSet(groups), parts[2], where);
+            if (users.putIfAbsent(user.name(), user) != null) {
                 throw new IllegalArgumentException(where + "the user " + parts[0] + " is listed twice");
             }
         }
         return new ConsoleUsers(Collections.unmodifiableMap(users));
     }
 
-    private static void checkHash(String hash, String where) {
+    /** The user, once its hash is checked to be one the container's Pbkdf2PasswordHash accepts. */
+    private static User user(String name, Set<String> groups, String hash, String where) {
         if (!HASH.matcher(hash).matches()) {
             throw new IllegalArgumentException(where
                     + "the hash must be PBKDF2WithHmacSHA<224|256|384|512>:<iterations>:<base64 salt>:<base64 hash>"
@@ -109,6 +100,7 @@ public final class ConsoleUsers {
             throw new IllegalArgumentException(where + "the hash's iterations must be from " + MIN_ITERATIONS + " to "
                     + MAX_ITERATIONS + ", was " + iterations);
         }
+        int hashBytes = 0;
         for (int i = 2; i <= 3; i++) {
             String field = i == 2 ? "salt" : "hash";
             byte[] bytes;
@@ -121,7 +113,9 @@ public final class ConsoleUsers {
                 throw new IllegalArgumentException(where + "the hash's " + field + " must be at least " + MIN_BYTES
                         + " bytes, was " + bytes.length);
             }
+            hashBytes = bytes.length;
         }
+        return new User(name, groups, hash, fields[0], iterations, hashBytes);
     }
 
     /** The user whose check costs most (most iterations), for an unknown name's check to cost as much. */
