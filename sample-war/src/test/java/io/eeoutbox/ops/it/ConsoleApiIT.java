@@ -44,11 +44,16 @@ class ConsoleApiIT {
         assertEquals(OpsDeployment.RELAY_NAME, ConsoleHttp.json(overview).getJsonArray("relays").getJsonObject(0)
                 .getString("name"));
         assertEquals(403, viewer.post("api/relay/pause", "{}").statusCode(), "a viewer may not pause");
+        assertEquals(403, viewer.post("api/relay/run-now", "{}").statusCode(), "a viewer may not run the relay now");
         assertEquals("running", viewer.relayState());
         ConsoleHttp admin = new ConsoleHttp(app, ConsoleHttp.ADMIN).signIn();
         assertEquals(200, admin.post("api/relay/pause", "{}").statusCode());
         assertEquals("paused", admin.relayState());
         assertEquals(200, admin.post("api/relay/resume", "{}").statusCode());
+        assertEquals("running", admin.relayState());
+        HttpResponse<String> ranNow = admin.post("api/relay/run-now", "{}");
+        assertEquals(200, ranNow.statusCode(), ranNow.body());
+        assertEquals(OpsDeployment.RELAY_NAME, ConsoleHttp.json(ranNow).getString("name"), ranNow.body());
         assertEquals("running", admin.relayState());
     }
 
