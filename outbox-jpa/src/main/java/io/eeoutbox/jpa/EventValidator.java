@@ -14,12 +14,18 @@ public final class EventValidator {
     public static final int MAX_NAME_LENGTH = 100;
     /** The default payload limit: 1 MiB of UTF-8 JSON. */
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 1024 * 1024;
+    /**
+     * The largest payload limit: PostgreSQL's largest {@code jsonb} value (268435455 bytes). Its binary form can be
+     * larger than the JSON text, so a payload close to it may still be refused by the database.
+     */
+    public static final int MAX_PAYLOAD_LIMIT = 268_435_455;
 
     private final int maxPayloadBytes;
 
     public EventValidator(int maxPayloadBytes) {
-        if (maxPayloadBytes < 1) {
-            throw new IllegalArgumentException("outbox.payload.max-bytes must be at least 1, was " + maxPayloadBytes);
+        if (maxPayloadBytes < 1 || maxPayloadBytes > MAX_PAYLOAD_LIMIT) {
+            throw new IllegalArgumentException("outbox.payload.max-bytes=" + maxPayloadBytes + " is not allowed: it must"
+                    + " be a whole number of bytes from 1 to " + MAX_PAYLOAD_LIMIT + " (PostgreSQL's largest jsonb value)");
         }
         this.maxPayloadBytes = maxPayloadBytes;
     }

@@ -70,7 +70,7 @@ public class JpaOutboxService implements OutboxService {
                 max = Integer.parseInt(configured);
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(MAX_PAYLOAD_KEY + "=" + configured + " is not allowed: it must be a whole "
-                        + "number of bytes from 1 to " + Integer.MAX_VALUE, e);
+                        + "number of bytes from 1 to " + EventValidator.MAX_PAYLOAD_LIMIT, e);
             }
         }
         validator = new EventValidator(max);

@@ -69,4 +69,12 @@ class EventValidatorTest {
     void limitMustBePositive() {
         assertThatThrownBy(() -> new EventValidator(0)).hasMessageContaining("outbox.payload.max-bytes");
     }
+
+    @Test
+    void limitMustFitAJsonbValue() {
+        assertThatCode(() -> new EventValidator(268_435_455)).doesNotThrowAnyException();
+        assertThatThrownBy(() -> new EventValidator(268_435_456))
+                .hasMessageContaining("outbox.payload.max-bytes=268435456")
+                .hasMessageContaining("from 1 to 268435455");
+    }
 }

@@ -21,7 +21,8 @@ public final class RelaySettings {
             "`false`: the relay does not start in this application");
 
     public static final Setting<String> NAME = Setting.text("outbox.relay.name", null, Pattern.compile("(?s)\\S.{0,99}"),
-            "a name of 1 to 100 characters, not blank", "this relay's name in logs, metrics and the MBean")
+            "a name of 1 to 100 characters, not blank",
+            "this relay's name in logs, the MBean and the console; give each application on a server its own")
             .documentedDefault("host-pid");
 
     /** See docs/decisions/0003-default-batch-size-100.md for why the default is not yet 500. */
