@@ -99,7 +99,7 @@ public final class OutboxRelay {
                 .fused(true).build();
         this.exhausted = new ExhaustedRows(store, clock, config.name(), config.maxAttempts());
         this.cleaner = new OutboxCleaner(store, clock, config.name(), config.cleanupBatchSize(), () -> !stopping);
-        this.trigger = new CoalescingTrigger(executor, this::drainOnce);
+        this.trigger = new CoalescingTrigger(config.name(), executor, this::drainOnce);
         this.notifyListener = config.notifyEnabled() ? notifyListener(b) : null;
         this.waiters = new WaiterRegistration(store, config.name(),
                 () -> notifyListener == null ? null : notifyListener.identity(), config.busyPollInterval(), nanoTime);
@@ -352,6 +352,16 @@ public final class OutboxRelay {
             databaseBackoff.failed(config.name(), e, nanoTime.getAsLong(), currentPollInterval());
             counters.error(ErrorTexts.describe(e), clock.instant());
             listener.relayError(e);
+        } catch (Error e) {
+            // Seen by an operator (log, health, console) before it goes on: claimed rows are claimed again once
+            // their lease runs out.
+            LOG.log(Level.SEVERE, e, () -> "relay " + config.name() + ": a drain failed with " + e
+                    + "; the rows it claimed are claimed again when their lease (" + config.lease() + ") runs out");
+            counters.error(ErrorTexts.describe(e), clock.instant());
+            listener.relayError(e);
+            if (e instanceof VirtualMachineError) {
+                throw e;
+            }
         } finally {
             lastDrainEndNanos = nanoTime.getAsLong();
         }

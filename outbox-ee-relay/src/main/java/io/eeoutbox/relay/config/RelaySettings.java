@@ -72,7 +72,8 @@ public final class RelaySettings {
 
     public static final Setting<String> NOTIFY_JDBC_URL = Setting.text("outbox.relay.notify.jdbc-url", null,
             Pattern.compile("jdbc:postgresql:\\S*"), "a PostgreSQL JDBC URL starting with jdbc:postgresql:",
-            "a dedicated connection for LISTEN; without it the relay keeps one connection of its data source");
+            "a dedicated connection for LISTEN; without it the relay keeps one connection of its data source")
+            .queryHidden();
 
     public static final Setting<String> NOTIFY_USER = Setting.text("outbox.relay.notify.user", null,
             Pattern.compile("\\S{1,63}"), "a PostgreSQL role name", "user for `notify.jdbc-url`");

@@ -25,24 +25,27 @@ public final class Setting<T> {
     private final String documentedDefault;
     private final Form<T> form;
     private final boolean secret;
+    /** A URL whose query may carry credentials (pgjdbc's {@code ?password=}): shown without it. */
+    private final boolean hidesQuery;
 
     /** How a value of a setting is written, read and checked; {@code allowed} is the text errors and docs show. */
     record Form<T>(Function<String, T> parse, Predicate<T> accepts, String allowed, Function<T, String> format) {
     }
 
     private Setting(String key, String description, T defaultValue, String documentedDefault, Form<T> form,
-                    boolean secret) {
+                    boolean secret, boolean hidesQuery) {
         this.key = key;
         this.description = description;
         this.defaultValue = defaultValue;
         this.documentedDefault = documentedDefault;
         this.form = form;
         this.secret = secret;
+        this.hidesQuery = hidesQuery;
     }
 
     private static <T> Setting<T> of(String key, T defaultValue, Form<T> form, String description) {
         return new Setting<>(key, description, defaultValue,
-                defaultValue == null ? "(none)" : form.format().apply(defaultValue), form, false);
+                defaultValue == null ? "(none)" : form.format().apply(defaultValue), form, false, false);
     }
 
     // --- kinds -----------------------------------------------------------------------------------
@@ -124,12 +127,17 @@ public final class Setting<T> {
 
     /** The same setting, its value never shown in logs or by {@link RelayConfig#toString()}. */
     Setting<T> secret() {
-        return new Setting<>(key, description, defaultValue, documentedDefault, form, true);
+        return new Setting<>(key, description, defaultValue, documentedDefault, form, true, hidesQuery);
+    }
+
+    /** The same setting, a URL shown without its query (which may carry a password) in logs, errors and the console. */
+    Setting<T> queryHidden() {
+        return new Setting<>(key, description, defaultValue, documentedDefault, form, secret, true);
     }
 
     /** The same setting, with its default described in words (a computed or context-dependent default). */
     Setting<T> documentedDefault(String text) {
-        return new Setting<>(key, description, defaultValue, text, form, secret);
+        return new Setting<>(key, description, defaultValue, text, form, secret, hidesQuery);
     }
 
     // --- use -------------------------------------------------------------------------------------
@@ -166,7 +174,7 @@ public final class Setting<T> {
         String trimmed = secret ? text : text.trim();
         T value = form.parse().apply(trimmed);
         if (value == null || !form.accepts().test(value)) {
-            throw invalid(secret ? "****" : trimmed);
+            throw invalid(secret ? "****" : hideQuery(trimmed));
         }
         return value;
     }
@@ -174,17 +182,22 @@ public final class Setting<T> {
     /** Checks a value set in code; throws naming the key, the value and what is allowed. */
     public T check(T value) {
         if (value == null || !form.accepts().test(value)) {
-            throw invalid(secret || value == null ? String.valueOf(value == null ? null : "****") : format(value));
+            throw invalid(secret || value == null ? String.valueOf(value == null ? null : "****") : hideQuery(format(value)));
         }
         return value;
     }
 
-    /** The value as a user would write it; {@code ****} for a secret. */
+    /** The value as a user would write it; {@code ****} for a secret, a URL's query as {@code ?****}. */
     public String show(T value) {
         if (value == null) {
             return "(unset)";
         }
-        return secret ? "****" : format(value);
+        return secret ? "****" : hideQuery(format(value));
+    }
+
+    private String hideQuery(String text) {
+        int q = hidesQuery ? text.indexOf('?') : -1;
+        return q < 0 ? text : text.substring(0, q) + "?****";
     }
 
     private String format(T value) {

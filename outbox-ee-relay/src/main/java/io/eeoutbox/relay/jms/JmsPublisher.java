@@ -318,7 +318,8 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
             try {
                 work.sendAll(context);
                 context.commit();
-            } catch (JMSException | RuntimeException e) {
+            } catch (Exception | Error e) {
+                // an Error too: the context is closed, so the next batch's commit cannot carry this one's messages
                 try {
                     context.rollback();
                 } catch (JMSRuntimeException rollbackFailure) {

@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * The Kafka publisher's settings, read and checked once at start.
@@ -155,12 +156,17 @@ public final class KafkaSettings {
     }
 
     /**
-     * Whether a property holds a secret: its name contains {@code password}, {@code secret}, {@code token} or is
-     * {@code sasl.jaas.config} (which carries credentials inline).
+     * Whether a property holds a secret: the Kafka client declares it of type {@code PASSWORD} (such as
+     * {@code ssl.keystore.key}, an inline private key, or {@code sasl.jaas.config}), or its name contains
+     * {@code password}, {@code secret} or {@code token} (for a plugin's own properties the client does not know).
      */
     public static boolean isSecret(String name) {
         String n = name.toLowerCase(Locale.ROOT);
-        return n.contains("password") || n.contains("secret") || n.contains("token") || n.contains("sasl.jaas.config");
+        if (n.contains("password") || n.contains("secret") || n.contains("token") || n.contains("sasl.jaas.config")) {
+            return true;
+        }
+        ConfigDef.ConfigKey known = ProducerConfig.configDef().configKeys().get(name);
+        return known != null && known.type == ConfigDef.Type.PASSWORD;
     }
 
     /** The rule that names each event's topic. */

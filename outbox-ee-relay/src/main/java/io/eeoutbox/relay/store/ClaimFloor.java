@@ -35,15 +35,18 @@ public final class ClaimFloor {
 
     /** The seq the next claim starts at, {@code now} being its start: 0 when a full rescan is due. */
     public long next(long now) {
+        // The rescan comes first, also in the middle of a backlog: retries that are due, released or expired leases
+        // (a crashed relay's) and late-committed rows wait at most one interval, not until the backlog is gone.
+        if (intervalNanos == 0 || !fullDone || now - lastFullNanos >= intervalNanos) {
+            continueAt = -1;
+            fullDone = true;
+            lastFullNanos = now;
+            return 0L;
+        }
         if (continueAt >= 0) {
             long at = continueAt;
             continueAt = -1;
             return at;
-        }
-        if (intervalNanos == 0 || !fullDone || now - lastFullNanos >= intervalNanos) {
-            fullDone = true;
-            lastFullNanos = now;
-            return 0L;
         }
         while (!claims.isEmpty() && now - claims.peekFirst()[0] >= intervalNanos) {
             floor = Math.max(floor, claims.pollFirst()[1]);

@@ -149,16 +149,18 @@ public final class JdbcOutboxStore implements OutboxStore {
         try (Connection c = dataSource.getConnection()) {
             boolean autoCommit = c.getAutoCommit();
             c.setAutoCommit(false);
+            Exception failure = null;
             try {
                 new OutboxEventJdbc(c).setRelaySynchronousCommit(synchronousCommit);
                 T result = work.run(c);
                 c.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {
+                failure = e;
                 rollbackQuietly(c, e);
                 throw e;
             } finally {
-                c.setAutoCommit(autoCommit);
+                restoreAutoCommit(c, autoCommit, failure);
             }
         }
     }
@@ -231,6 +233,22 @@ public final class JdbcOutboxStore implements OutboxStore {
         }
     }
 
+    /**
+     * Restores auto-commit after a transaction. On a broken connection that fails too: after a failed transaction
+     * its error is kept as suppressed, so that the log shows the transaction's own cause (a deadlock, a timeout),
+     * not "connection closed".
+     */
+    private static void restoreAutoCommit(Connection c, boolean autoCommit, Exception failure) throws SQLException {
+        try {
+            c.setAutoCommit(autoCommit);
+        } catch (SQLException e) {
+            if (failure == null) {
+                throw e;
+            }
+            failure.addSuppressed(e);
+        }
+    }
+
     @FunctionalInterface
     private interface Work<T> {
         T run() throws SQLException;
@@ -251,16 +269,18 @@ public final class JdbcOutboxStore implements OutboxStore {
         /** Runs {@code work} in one explicit transaction that commits with the configured synchronous_commit. */
         private <T> T transaction(Work<T> work) throws SQLException {
             connection.setAutoCommit(false);
+            Exception failure = null;
             try {
                 dao.setRelaySynchronousCommit(synchronousCommit);
                 T result = work.run();
                 connection.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {
+                failure = e;
                 rollbackQuietly(connection, e);
                 throw e;
             } finally {
-                connection.setAutoCommit(true);
+                restoreAutoCommit(connection, true, failure);
             }
         }
 

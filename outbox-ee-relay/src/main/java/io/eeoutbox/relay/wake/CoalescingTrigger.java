@@ -25,6 +25,7 @@ public final class CoalescingTrigger {
     private static final int RUNNING = 2;
     private static final int RUNNING_AGAIN = 3; // running, and asked to run once more
 
+    private final String name;
     private final Executor executor;
     private final Runnable task;
     private final AtomicInteger state = new AtomicInteger(IDLE);
@@ -32,6 +33,12 @@ public final class CoalescingTrigger {
     private final Condition idle = lock.newCondition();
 
     public CoalescingTrigger(Executor executor, Runnable task) {
+        this("(unnamed)", executor, task);
+    }
+
+    /** {@code name}: whose task it runs, for the log (the relay's name). */
+    public CoalescingTrigger(String name, Executor executor, Runnable task) {
+        this.name = Objects.requireNonNull(name, "name");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.task = Objects.requireNonNull(task, "task");
     }
@@ -80,7 +87,7 @@ public final class CoalescingTrigger {
             try {
                 task.run();
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "relay task failed unexpectedly", e);
+                LOG.log(Level.WARNING, e, () -> "relay " + name + ": its task failed unexpectedly");
             } catch (Error e) {
                 toIdle();
                 throw e;

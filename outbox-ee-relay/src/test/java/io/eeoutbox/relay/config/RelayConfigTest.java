@@ -166,6 +166,18 @@ class RelayConfigTest {
     }
 
     @Test
+    void aPasswordInTheNotifyUrlsQueryIsNeitherLoggedNorInAnError() {
+        RelayConfig c = RelayConfig.load(ConfigLookups.of(Map.of("outbox.relay.notify.jdbc-url",
+                "jdbc:postgresql://db/app?user=relay&password=hunter2")));
+        assertThat(c.notifyJdbcUrl()).contains("jdbc:postgresql://db/app?user=relay&password=hunter2");
+        assertThat(c.toString()).doesNotContain("hunter2").contains("notify.jdbc-url=jdbc:postgresql://db/app?****");
+        assertThatThrownBy(() -> RelayConfig.load(ConfigLookups.of(Map.of("outbox.relay.notify.jdbc-url",
+                "jdbc:mysql://db/app?password=hunter2"))))
+                .hasMessageContaining("outbox.relay.notify.jdbc-url=jdbc:mysql://db/app?****")
+                .hasMessageNotContaining("hunter2");
+    }
+
+    @Test
     void environmentVariablesAreFoundByTheMicroProfileRule() {
         var env = ConfigLookups.environment(Map.of("OUTBOX_RELAY_BATCH_SIZE", "250", "outbox_relay_ordered", "true"));
         RelayConfig c = RelayConfig.load(env);

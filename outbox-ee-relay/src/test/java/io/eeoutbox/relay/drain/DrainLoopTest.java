@@ -349,6 +349,29 @@ class DrainLoopTest {
     }
 
     @Test
+    void aPublisherThatThrowsAnErrorFailsItsWholeCallAndCountsAnAttempt() throws Exception {
+        // e.g. a class missing from the broker's client library: the rows must not stay claimed, uncounted
+        store.insert("order", "o1", "order.created");
+        store.insert("order", "o2", "order.created");
+        publisher.beforeBatch(batch -> {
+            throw new NoClassDefFoundError("org/example/BrokerClient");
+        });
+        loop(config(10)).drain();
+        assertThat(store.count(r -> r.attempts == 1 && r.lastError != null && r.lastError.contains("NoClassDefFoundError"))).isEqualTo(2);
+        assertThat(store.calls).contains("fail:2");
+    }
+
+    @Test
+    void anOutOfMemoryErrorInThePublisherEndsTheDrain() {
+        store.insert("order", "o1", "order.created");
+        publisher.beforeBatch(batch -> {
+            throw new OutOfMemoryError("test");
+        });
+        assertThatThrownBy(() -> loop(config(10)).drain()).isInstanceOf(OutOfMemoryError.class);
+        assertThat(store.count(r -> r.attempts == 0 && r.processedAt == null)).isEqualTo(1);
+    }
+
+    @Test
     void pipelinedCompletionPublishesAndCompletesEverything() throws Exception {
         for (int i = 0; i < 95; i++) {
             store.insert("order", "o" + i, "order.created");

@@ -110,6 +110,11 @@ class KafkaSettingsTest {
         assertThat(KafkaSettings.isSecret("sasl.oauthbearer.token.endpoint.url")).isTrue();
         assertThat(KafkaSettings.isSecret("client.secret")).isTrue();
         assertThat(KafkaSettings.isSecret("bootstrap.servers")).isFalse();
+        // declared PASSWORD by the client, without a telling name
+        assertThat(KafkaSettings.isSecret("ssl.keystore.key")).isTrue();
+        assertThat(KafkaSettings.isSecret("ssl.keystore.certificate.chain")).isTrue();
+        assertThat(KafkaSettings.isSecret("ssl.truststore.certificates")).isTrue();
+        assertThat(KafkaSettings.isSecret("ssl.keystore.location")).isFalse();
     }
 
     @Test

@@ -44,6 +44,19 @@ class ClaimFloorTest {
     }
 
     @Test
+    void aLongBacklogStillStartsAtTheHeadOnceAnInterval() {
+        ClaimFloor floor = new ClaimFloor(Duration.ofSeconds(1));
+        assertThat(floor.next(0)).isZero();
+        floor.claimed(0, 1, 500, true);
+        assertThat(floor.next(S / 2)).isEqualTo(501);
+        floor.claimed(S / 2, 501, 1000, true);
+        assertThat(floor.next(S)).as("a rescan is due though the batches are full: a due retry below is found")
+                .isZero();
+        floor.claimed(S, 2, 1500, true);
+        assertThat(floor.next(S + 1)).as("then the backlog goes on after the rescan's last row").isEqualTo(1501);
+    }
+
+    @Test
     void aNewDrainDoesNotGoOnAfterTheLastFullClaimOfThePreviousOne() {
         ClaimFloor floor = new ClaimFloor(Duration.ofSeconds(1));
         assertThat(floor.next(0)).isZero();
