@@ -6,6 +6,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
@@ -21,7 +22,9 @@ import org.apache.kafka.common.errors.UnknownProducerIdException;
  * <ul>
  *   <li>{@link Verdict#UNAVAILABLE}: nothing is wrong with the record: the cluster cannot be reached, did not
  *       answer in time, or answered with a retriable error (no leader, not enough in-sync replicas, a network
- *       error); authentication failed (a credential problem, not an event's); the wait was interrupted. The relay
+ *       error); authentication failed (a credential problem, not an event's); the producer is not authorised on
+ *       the cluster (a cluster ACL missing: every record would fail, none by its own fault); the
+ *       wait was interrupted. The relay
  *       retries such events without counting an attempt.</li>
  *   <li>{@link Verdict#REFUSED}: the cluster refused this record: too large, not authorised for the topic, an
  *       invalid record or topic, a policy; the record alone fails and the attempt counts.</li>
@@ -53,7 +56,8 @@ final class KafkaFailures {
                 || t instanceof InvalidProducerEpochException || t instanceof ProducerFencedException) {
             return Verdict.PRODUCER_BROKEN;
         }
-        if (t instanceof RetriableException || t instanceof AuthenticationException || t instanceof InterruptException
+        if (t instanceof RetriableException || t instanceof AuthenticationException || t instanceof ClusterAuthorizationException
+                || t instanceof InterruptException
                 || t instanceof InterruptedException || t instanceof java.util.concurrent.TimeoutException) {
             return Verdict.UNAVAILABLE;
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.eeoutbox.relay.kafka.KafkaFailures.Verdict;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.CorruptRecordException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.InvalidTopicException;
@@ -26,6 +27,8 @@ class KafkaFailuresTest {
     void whatTheClusterRefusesFailsTheRecord() {
         assertThat(KafkaFailures.classify(new RecordTooLargeException("too large"))).isEqualTo(Verdict.REFUSED);
         assertThat(KafkaFailures.classify(new TopicAuthorizationException("no"))).isEqualTo(Verdict.REFUSED);
+        // a cluster ACL is missing: no record can go, none is at fault
+        assertThat(KafkaFailures.classify(new ClusterAuthorizationException("no"))).isEqualTo(Verdict.UNAVAILABLE);
         assertThat(KafkaFailures.classify(new InvalidTopicException("bad"))).isEqualTo(Verdict.REFUSED);
         // what a compacted topic answers to a record without a key, for one
         assertThat(KafkaFailures.classify(new org.apache.kafka.common.InvalidRecordException("no key"))).isEqualTo(Verdict.REFUSED);
