@@ -31,7 +31,8 @@ public final class RelaySettings {
 
     public static final Setting<Integer> BATCH_MAX_BYTES = Setting.integer("outbox.relay.batch-max-bytes", 4 << 20,
             1024, 1 << 30, "payload bytes per claim as stored (`pg_column_size`); a claim stops at `batch-size` rows"
-                    + " or at this many bytes, whichever comes first");
+                    + " or at this many bytes, whichever comes first; PostgreSQL compresses payloads over ~2 kB, so a"
+                    + " batch of such payloads takes several times this much heap in the relay");
 
     public static final Setting<Duration> POLL_INTERVAL = Setting.duration("outbox.relay.poll-interval", null,
             Duration.ofMillis(10), Duration.ofHours(1), "fallback poll; when set, used whether or not the NOTIFY"
