@@ -60,7 +60,7 @@ public class OutboxRelayBootstrap {
     private volatile OutboxRelay relay;
     private volatile ResourceNames resourceNames = ResourceNames.load(key -> java.util.Optional.empty());
     private JmsPublisher shippedPublisher;
-    private AutoCloseable shippedKafka;
+    private Publisher shippedKafka;
 
     void onStart(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         start();
@@ -139,17 +139,17 @@ public class OutboxRelayBootstrap {
     synchronized void stop() {
         OutboxRelay r = relay;
         relay = null;
-        if (r != null) {
-            r.stop(STOP_GRACE);
-        }
+        // A batch still running after the grace must not hold up the undeploy: the JMS publisher leaves its context
+        // to that batch to close, the Kafka producer fails its records in flight (their rows are published again).
+        boolean idle = r == null || r.stop(STOP_GRACE);
         if (shippedPublisher != null) {
             shippedPublisher.close();
             shippedPublisher = null;
         }
         if (shippedKafka != null) {
             try {
-                shippedKafka.close();
-            } catch (Exception e) {
+                KafkaPublisherFactory.close(shippedKafka, !idle);
+            } catch (RuntimeException e) {
                 LOG.fine(() -> "closing the Kafka publisher failed: " + e);
             }
             shippedKafka = null;
@@ -179,7 +179,7 @@ public class OutboxRelayBootstrap {
         }
         if (choice == PublisherSelection.Choice.SHIPPED_KAFKA) {
             Publisher kafka = KafkaPublisherFactory.create(lookup, loader, lease);
-            shippedKafka = (AutoCloseable) kafka;
+            shippedKafka = kafka;
             return kafka;
         }
         ConnectionFactory cf = lookup(jndi, config.jmsConnectionFactory(), ConnectionFactory.class,

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -304,34 +305,60 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
 
     private static final class SessionTransacted implements BatchTransaction {
         private final ConnectionFactory connectionFactory;
-        private JMSContext context;
+        private final ReentrantLock lock = new ReentrantLock();
+        private JMSContext context; // guarded by lock
+        /** Set by {@link #close()} while a batch runs: the batch closes the context when it ends. */
+        private volatile boolean closeRequested;
 
         SessionTransacted(ConnectionFactory connectionFactory) {
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
         }
 
         @Override
-        public synchronized void run(BatchWork work) throws Exception {
-            if (context == null) {
-                context = connectionFactory.createContext(JMSContext.SESSION_TRANSACTED);
-            }
+        public void run(BatchWork work) throws Exception {
+            lock.lock();
             try {
-                work.sendAll(context);
-                context.commit();
-            } catch (Exception | Error e) {
-                // an Error too: the context is closed, so the next batch's commit cannot carry this one's messages
-                try {
-                    context.rollback();
-                } catch (JMSRuntimeException rollbackFailure) {
-                    e.addSuppressed(rollbackFailure);
+                if (context == null) {
+                    context = connectionFactory.createContext(JMSContext.SESSION_TRANSACTED);
                 }
-                close();
-                throw e;
+                try {
+                    work.sendAll(context);
+                    context.commit();
+                } catch (Exception | Error e) {
+                    // an Error too: the context is closed, so the next batch's commit cannot carry this one's messages
+                    try {
+                        context.rollback();
+                    } catch (JMSRuntimeException rollbackFailure) {
+                        e.addSuppressed(rollbackFailure);
+                    }
+                    closeContext();
+                    throw e;
+                }
+            } finally {
+                if (closeRequested) {
+                    closeContext();
+                }
+                lock.unlock();
             }
         }
 
+        /**
+         * Closes the context now when no batch is running; else the running batch closes it when it ends, so that
+         * an undeploy does not wait for a send that blocks (a full address with the BLOCK policy).
+         */
         @Override
-        public synchronized void close() {
+        public void close() {
+            closeRequested = true;
+            if (lock.tryLock()) {
+                try {
+                    closeContext();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+
+        private void closeContext() {
             if (context != null) {
                 try {
                     context.close();

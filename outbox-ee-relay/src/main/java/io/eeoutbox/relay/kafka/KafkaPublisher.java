@@ -292,11 +292,19 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
 
     /** Closes the producer, waiting up to the delivery timeout for records still in flight. */
     @Override
-    public synchronized void close() {
+    public void close() {
+        close(settings.deliveryTimeout());
+    }
+
+    /**
+     * Closes the producer, waiting up to {@code wait} for records still in flight; {@link Duration#ZERO} fails
+     * them at once (their batch reports them unavailable, and their rows are published again).
+     */
+    public synchronized void close(Duration wait) {
         probe.close();
         if (producer != null) {
             try {
-                producer.close(settings.deliveryTimeout());
+                producer.close(wait);
             } catch (RuntimeException e) {
                 LOG.log(Level.FINE, "closing the Kafka producer failed", e);
             }

@@ -66,4 +66,17 @@ public final class KafkaPublisherFactory {
         }
         return names;
     }
+
+    /**
+     * Closes a publisher {@link #create} made: waiting up to the delivery timeout for records in flight, or, when
+     * {@code now} (a batch still runs after the relay's stop grace), failing them at once.
+     */
+    public static void close(Publisher publisher, boolean now) {
+        KafkaPublisher kafka = (KafkaPublisher) publisher;
+        if (now) {
+            kafka.close(Duration.ZERO);
+        } else {
+            kafka.close();
+        }
+    }
 }

@@ -12,6 +12,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -56,6 +61,39 @@ class JmsPublisherIT {
             assertThat(publisher.publishAll(batch).failures()).isEmpty();
             assertThat(broker.receive(10, 300)).extracting(JmsPublisherIT::id)
                     .containsExactly(batch.stream().map(m -> m.id().toString()).toArray(String[]::new));
+        }
+    }
+
+    @Test
+    void closingWhileABatchIsSendingDoesNotWaitForItAndTheBatchStillCommits() throws Exception {
+        // an undeploy closes the publisher while a send may block (a full address with the BLOCK policy)
+        JmsPublisher.BatchTransaction tx = JmsPublisher.BatchTransaction.sessionTransacted(broker.connectionFactory());
+        CountDownLatch sending = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            Future<?> batch = threads.submit(() -> {
+                tx.run(context -> {
+                    context.createProducer().send(broker.queue(), "held");
+                    sending.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                return null;
+            });
+            assertThat(sending.await(10, TimeUnit.SECONDS)).as("the batch is sending").isTrue();
+            threads.submit(tx::close).get(10, TimeUnit.SECONDS); // a TimeoutException: close waited for the batch
+            assertThat(batch.isDone()).as("the batch still runs").isFalse();
+            release.countDown();
+            batch.get(10, TimeUnit.SECONDS);
+            assertThat(broker.receive(10, 300)).singleElement()
+                    .satisfies(m -> assertThat(m.getBody(String.class)).isEqualTo("held"));
+        } finally {
+            release.countDown();
+            threads.shutdownNow();
         }
     }
 
