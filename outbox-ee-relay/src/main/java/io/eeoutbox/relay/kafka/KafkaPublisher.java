@@ -73,6 +73,7 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
     private final TopicProbe probe;
     private final Duration waitBound;
     private Producer<String, byte[]> producer;
+    private boolean closed; // guarded by this: set by close, after which no producer is made
 
     /** A publisher with a {@link KafkaProducer} made from the settings' producer properties. */
     public KafkaPublisher(KafkaSettings settings) {
@@ -262,6 +263,10 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
     }
 
     private synchronized Producer<String, byte[]> producer() {
+        if (closed) {
+            // a batch still running when the application stopped: its records fail as unavailable, no new producer
+            throw new IllegalStateException("the Kafka publisher is closed");
+        }
         if (producer == null) {
             producer = producers.get();
         }
@@ -301,6 +306,7 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
      * them at once (their batch reports them unavailable, and their rows are published again).
      */
     public synchronized void close(Duration wait) {
+        closed = true;
         probe.close();
         if (producer != null) {
             try {
