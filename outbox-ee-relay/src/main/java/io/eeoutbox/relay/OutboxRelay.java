@@ -45,9 +45,9 @@ import java.util.logging.Logger;
  * fallback poll; wake-ups that arrive while a drain is pending or running coalesce into at most one
  * more drain. A drain that claimed events is followed by another after the busy-poll interval, and so
  * on until one finds nothing, so a steady stream of events does not wait on notifications (which
- * PostgreSQL and PgJDBC deliver in bunches under load); with schema V8 a busy relay also tells
- * producers that they need not notify it ({@link WaiterRegistration}). When the database fails, the failure is logged once per streak, reported to the
- * listener, and the relay tries again at the next poll, by itself, until the database is back.
+ * PostgreSQL and PgJDBC deliver in bunches under load); with schema V8 a busy relay also tells producers that
+ * they need not notify it ({@link WaiterRegistration}). When the database fails, the failure is logged once per
+ * streak, reported to the listener, and the relay tries again at the next poll, by itself, until it is back.
  *
  * <p>{@link #stop(Duration)} claims nothing new; the batch in flight is completed (its published rows
  * marked, its unpublished rows released), never half-marked.
@@ -100,33 +100,10 @@ public final class OutboxRelay {
         this.exhausted = new ExhaustedRows(store, clock, config.name(), config.maxAttempts());
         this.cleaner = new OutboxCleaner(store, clock, config.name(), config.cleanupBatchSize(), () -> !stopping);
         this.trigger = new CoalescingTrigger(config.name(), executor, this::drainOnce);
-        this.notifyListener = config.notifyEnabled() ? notifyListener(b) : null;
+        this.notifyListener = config.notifyEnabled() ? b.notifyListener(this::wakeUp, this::runNow) : null;
         this.waiters = new WaiterRegistration(store, config.name(),
                 () -> notifyListener == null ? null : notifyListener.identity(), config.busyPollInterval(), nanoTime);
         this.schedule = new WakeSchedule(config.name(), executor, nanoTime, new ScheduleCallbacks());
-    }
-
-    private NotifyListener notifyListener(RelayBuilder b) {
-        NotifyListener.ConnectionSource source = b.notifySource();
-        if (source == null) {
-            return null;
-        }
-        return new NotifyListener(config.name(), config.notifyChannel(), source, b.listenThreads(), new NotifyListener.Events() {
-            @Override
-            public void notified() {
-                wakeUp();
-            }
-
-            @Override
-            public void connected() {
-                runNow();
-            }
-
-            @Override
-            public void listeningChanged(boolean listening) {
-                LOG.fine(() -> "relay " + config.name() + (listening ? " listening" : " not listening"));
-            }
-        });
     }
 
     /** Starts building a relay: see {@link RelayBuilder}. */
@@ -348,19 +325,16 @@ public final class OutboxRelay {
                 schedule.followUp(next);
             }
             databaseBackoff.succeeded(config.name());
-        } catch (SQLException | RuntimeException e) {
-            databaseBackoff.failed(config.name(), e, nanoTime.getAsLong(), currentPollInterval());
+        } catch (SQLException | RuntimeException | Error e) {
+            if (e instanceof Exception databaseError) {
+                databaseBackoff.failed(config.name(), databaseError, nanoTime.getAsLong(), currentPollInterval());
+            } else { // an Error: seen (log, health, console); the rows it claimed are claimed again after their lease
+                LOG.log(Level.SEVERE, e, () -> "relay " + config.name() + ": a drain failed with " + e);
+            }
             counters.error(ErrorTexts.describe(e), clock.instant());
             listener.relayError(e);
-        } catch (Error e) {
-            // Seen by an operator (log, health, console) before it goes on: claimed rows are claimed again once
-            // their lease runs out.
-            LOG.log(Level.SEVERE, e, () -> "relay " + config.name() + ": a drain failed with " + e
-                    + "; the rows it claimed are claimed again when their lease (" + config.lease() + ") runs out");
-            counters.error(ErrorTexts.describe(e), clock.instant());
-            listener.relayError(e);
-            if (e instanceof VirtualMachineError) {
-                throw e;
+            if (e instanceof VirtualMachineError fatal) {
+                throw fatal;
             }
         } finally {
             lastDrainEndNanos = nanoTime.getAsLong();

@@ -11,10 +11,14 @@ import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.LongSupplier;
+import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /** Builds a relay; {@code config}, {@code executor}, {@code publisher} and a data source (or a store) are required. */
 public final class RelayBuilder {
+
+    private static final Logger LOG = Logger.getLogger(OutboxRelay.class.getName()); // the relay's own logger
+
     RelayConfig config;
     DataSource dataSource;
     OutboxStore store;
@@ -106,6 +110,35 @@ public final class RelayBuilder {
     RelayBuilder nanoTime(LongSupplier nanoTime) {
         this.nanoTime = nanoTime;
         return this;
+    }
+
+    /**
+     * The relay's NOTIFY listener, or null when there is nowhere to connect: a notification wakes the relay
+     * ({@code onNotify}), a (re)connection makes it look at once ({@code onConnected}: rows may have been committed
+     * while it was not listening).
+     */
+    NotifyListener notifyListener(Runnable onNotify, Runnable onConnected) {
+        NotifyListener.ConnectionSource source = notifySource();
+        if (source == null) {
+            return null;
+        }
+        String name = config.name();
+        return new NotifyListener(name, config.notifyChannel(), source, listenThreads(), new NotifyListener.Events() {
+            @Override
+            public void notified() {
+                onNotify.run();
+            }
+
+            @Override
+            public void connected() {
+                onConnected.run();
+            }
+
+            @Override
+            public void listeningChanged(boolean listening) {
+                LOG.fine(() -> "relay " + name + (listening ? " listening" : " not listening"));
+            }
+        });
     }
 
     /** Where the NOTIFY listener connects: the given source, else the configured URL, else the data source; or null. */

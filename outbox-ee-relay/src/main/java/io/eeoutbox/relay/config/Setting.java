@@ -24,28 +24,33 @@ public final class Setting<T> {
     private final T defaultValue;
     private final String documentedDefault;
     private final Form<T> form;
-    private final boolean secret;
-    /** A URL whose query may carry credentials (pgjdbc's {@code ?password=}): shown without it. */
-    private final boolean hidesQuery;
+    private final Shown shown;
+
+    /** How a value is shown in logs, errors and the console. */
+    private enum Shown {
+        AS_WRITTEN,
+        /** A URL whose query may carry credentials (pgjdbc's {@code ?password=}): shown without it. */
+        WITHOUT_QUERY,
+        MASKED
+    }
 
     /** How a value of a setting is written, read and checked; {@code allowed} is the text errors and docs show. */
     record Form<T>(Function<String, T> parse, Predicate<T> accepts, String allowed, Function<T, String> format) {
     }
 
     private Setting(String key, String description, T defaultValue, String documentedDefault, Form<T> form,
-                    boolean secret, boolean hidesQuery) {
+                    Shown shown) {
         this.key = key;
         this.description = description;
         this.defaultValue = defaultValue;
         this.documentedDefault = documentedDefault;
         this.form = form;
-        this.secret = secret;
-        this.hidesQuery = hidesQuery;
+        this.shown = shown;
     }
 
     private static <T> Setting<T> of(String key, T defaultValue, Form<T> form, String description) {
         return new Setting<>(key, description, defaultValue,
-                defaultValue == null ? "(none)" : form.format().apply(defaultValue), form, false, false);
+                defaultValue == null ? "(none)" : form.format().apply(defaultValue), form, Shown.AS_WRITTEN);
     }
 
     // --- kinds -----------------------------------------------------------------------------------
@@ -127,17 +132,17 @@ public final class Setting<T> {
 
     /** The same setting, its value never shown in logs or by {@link RelayConfig#toString()}. */
     Setting<T> secret() {
-        return new Setting<>(key, description, defaultValue, documentedDefault, form, true, hidesQuery);
+        return new Setting<>(key, description, defaultValue, documentedDefault, form, Shown.MASKED);
     }
 
     /** The same setting, a URL shown without its query (which may carry a password) in logs, errors and the console. */
     Setting<T> queryHidden() {
-        return new Setting<>(key, description, defaultValue, documentedDefault, form, secret, true);
+        return new Setting<>(key, description, defaultValue, documentedDefault, form, Shown.WITHOUT_QUERY);
     }
 
     /** The same setting, with its default described in words (a computed or context-dependent default). */
     Setting<T> documentedDefault(String text) {
-        return new Setting<>(key, description, defaultValue, text, form, secret, hidesQuery);
+        return new Setting<>(key, description, defaultValue, text, form, shown);
     }
 
     // --- use -------------------------------------------------------------------------------------
@@ -166,11 +171,12 @@ public final class Setting<T> {
     }
 
     public boolean isSecret() {
-        return secret;
+        return shown == Shown.MASKED;
     }
 
     /** Reads a value written as text; throws naming the key, the text and what is allowed. */
     public T parse(String text) {
+        boolean secret = isSecret();
         String trimmed = secret ? text : text.trim();
         T value = form.parse().apply(trimmed);
         if (value == null || !form.accepts().test(value)) {
@@ -182,7 +188,7 @@ public final class Setting<T> {
     /** Checks a value set in code; throws naming the key, the value and what is allowed. */
     public T check(T value) {
         if (value == null || !form.accepts().test(value)) {
-            throw invalid(secret || value == null ? String.valueOf(value == null ? null : "****") : hideQuery(format(value)));
+            throw invalid(isSecret() || value == null ? String.valueOf(value == null ? null : "****") : hideQuery(format(value)));
         }
         return value;
     }
@@ -192,11 +198,11 @@ public final class Setting<T> {
         if (value == null) {
             return "(unset)";
         }
-        return secret ? "****" : hideQuery(format(value));
+        return isSecret() ? "****" : hideQuery(format(value));
     }
 
     private String hideQuery(String text) {
-        int q = hidesQuery ? text.indexOf('?') : -1;
+        int q = shown == Shown.WITHOUT_QUERY ? text.indexOf('?') : -1;
         return q < 0 ? text : text.substring(0, q) + "?****";
     }
 
