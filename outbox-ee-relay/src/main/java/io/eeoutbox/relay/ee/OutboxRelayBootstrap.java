@@ -130,7 +130,7 @@ public class OutboxRelayBootstrap {
                     .build();
             r.start();
             relay = r;
-            PoolSizeCheck.check(config, names.dataSource(), true);
+            PoolSizeCheck.checkOnceStarted(config, names.dataSource(), true, executor);
         } catch (NamingException e) {
             throw new IllegalStateException("ee-outbox relay: JNDI is not available: " + e, e);
         }

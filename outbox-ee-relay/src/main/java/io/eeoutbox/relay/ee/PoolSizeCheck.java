@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
@@ -41,6 +43,45 @@ final class PoolSizeCheck {
     static int peak(RelayConfig config, boolean pipelined) {
         int listen = config.notifyEnabled() && config.notifyJdbcUrl().isEmpty() ? 1 : 0;
         return 1 + (pipelined ? 1 : 0) + listen + 1 + 1 + 1;
+    }
+
+    /**
+     * {@link #check}s now, or, while WildFly is still starting (an application deployed at boot), every 5 s until it
+     * has started (at most 2 min): WildFly answers its data sources' MBeans only then, and logs an ERROR for each
+     * read before. Never throws.
+     */
+    static void checkOnceStarted(RelayConfig config, String dataSource, boolean pipelined,
+                                 ScheduledExecutorService executor) {
+        checkOnceStarted(config, dataSource, pipelined, executor, 24);
+    }
+
+    private static void checkOnceStarted(RelayConfig config, String dataSource, boolean pipelined,
+                                         ScheduledExecutorService executor, int triesLeft) {
+        if (!wildFlyStarting(ManagementFactory.getPlatformMBeanServer())) {
+            check(config, dataSource, pipelined);
+            return;
+        }
+        if (triesLeft == 0) {
+            LOG.info(() -> "relay " + config.name() + ": the server is still starting after 2 min; the size of the pool"
+                    + " of " + dataSource + " is not checked (docs/operations.md, \"Connections\")");
+            return;
+        }
+        try {
+            executor.schedule(() -> checkOnceStarted(config, dataSource, pipelined, executor, triesLeft - 1), 5,
+                    TimeUnit.SECONDS);
+        } catch (RuntimeException e) { // the application is stopping
+            LOG.log(Level.FINE, "relay " + config.name() + ": the pool size check was not scheduled", e);
+        }
+    }
+
+    /** Whether this is a WildFly whose boot has not finished ({@code server-state} "starting"). */
+    static boolean wildFlyStarting(MBeanServer server) {
+        try {
+            Object state = server.getAttribute(new ObjectName("jboss.as:management-root=server"), "serverState");
+            return "starting".equalsIgnoreCase(String.valueOf(state));
+        } catch (Exception e) {
+            return false; // not WildFly, or no such attribute: check at once
+        }
     }
 
     /** Logs the comparison; never throws. */

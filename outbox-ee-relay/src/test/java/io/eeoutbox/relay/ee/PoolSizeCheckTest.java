@@ -22,7 +22,11 @@ class PoolSizeCheckTest {
 
     /** WildFly's data source resource as its JMX subsystem shows it: attributes named as in the model, camelCase. */
     static DynamicMBean wildFlyDataSource(String jndiName, int maxPoolSize) {
-        Map<String, Object> attributes = Map.of("jndiName", jndiName, "maxPoolSize", maxPoolSize);
+        return wildFlyResource(Map.of("jndiName", jndiName, "maxPoolSize", maxPoolSize));
+    }
+
+    /** A WildFly management resource with these attributes. */
+    static DynamicMBean wildFlyResource(Map<String, Object> attributes) {
         return new DynamicMBean() {
             @Override
             public Object getAttribute(String attribute) throws AttributeNotFoundException {
@@ -71,6 +75,17 @@ class PoolSizeCheckTest {
             return "PoolManager@1a2b\nname=dataSource[OutboxRelayDS]/connectionManager\njndiName=jdbc/OutboxRelay\n"
                     + "maxPoolsize=" + max + "\nsize=0\nwaiting=0\n";
         }
+    }
+
+    @Test
+    void theCheckWaitsWhileWildFlyIsStarting() throws Exception {
+        assertThat(PoolSizeCheck.wildFlyStarting(server)).as("not WildFly: check at once").isFalse();
+        ObjectName root = new ObjectName("jboss.as:management-root=server");
+        server.registerMBean(wildFlyResource(Map.of("serverState", "starting")), root);
+        assertThat(PoolSizeCheck.wildFlyStarting(server)).isTrue();
+        server.unregisterMBean(root);
+        server.registerMBean(wildFlyResource(Map.of("serverState", "running")), root);
+        assertThat(PoolSizeCheck.wildFlyStarting(server)).isFalse();
     }
 
     @Test
