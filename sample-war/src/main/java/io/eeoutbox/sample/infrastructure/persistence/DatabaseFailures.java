@@ -6,8 +6,11 @@ import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
+import java.util.ArrayDeque;
 import java.util.Collections;
+import java.util.Deque;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Set;
 
 /** Tells a database outage (no connection, connection lost, pool exhausted) from other failures. */
@@ -32,7 +35,20 @@ public final class DatabaseFailures {
      */
     public static boolean isUnavailable(Throwable failure) {
         Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Throwable t = failure; t != null && seen.add(t); t = next(t)) {
+        Deque<Throwable> todo = new ArrayDeque<>();
+        todo.add(failure);
+        while (!todo.isEmpty()) {
+            Throwable t = todo.poll();
+            if (!seen.add(t)) {
+                continue;
+            }
+            // causes, and suppressed exceptions: a commit cut by the database's stop is a RollbackException whose
+            // connection failure is only a suppressed exception (WildFly's ARJUNA016053)
+            Throwable next = next(t);
+            if (next != null) {
+                todo.add(next);
+            }
+            todo.addAll(List.of(t.getSuppressed()));
             if (t instanceof SQLTransientConnectionException || t instanceof SQLNonTransientConnectionException
                     || t instanceof ConnectException || t instanceof NoRouteToHostException
                     || t instanceof SocketTimeoutException) {

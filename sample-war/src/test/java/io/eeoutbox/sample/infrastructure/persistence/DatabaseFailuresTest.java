@@ -20,6 +20,20 @@ class DatabaseFailuresTest {
     }
 
     @Test
+    void aCommitCutByTheDatabasesStopCountsThoughItsCauseIsOnlySuppressed() {
+        // WildFly: EJBTransactionRolledbackException <- RollbackException (ARJUNA016053), whose connection failure
+        // hangs as a suppressed LocalXAException <- ResourceException <- PSQLException 57P01
+        Exception rollback = new Exception("ARJUNA016053: Could not commit transaction.");
+        Exception local = new Exception("IJ001156: Could not commit local transaction",
+                new IllegalStateException("SQLException", new SQLException("terminating connection", "57P01")));
+        rollback.addSuppressed(local);
+        assertTrue(DatabaseFailures.isUnavailable(new EJBException(rollback)));
+        Exception other = new Exception("could not commit");
+        other.addSuppressed(new SQLException("duplicate key", "23505"));
+        assertFalse(DatabaseFailures.isUnavailable(new EJBException(other)));
+    }
+
+    @Test
     void otherFailuresDoNot() {
         assertFalse(DatabaseFailures.isUnavailable(new EJBException(new SQLException("duplicate key", "23505"))));
         assertFalse(DatabaseFailures.isUnavailable(new EJBException(new IllegalStateException("bug"))));
