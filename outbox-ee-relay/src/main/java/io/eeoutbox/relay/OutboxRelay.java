@@ -79,6 +79,7 @@ public final class OutboxRelay {
     private final AtomicBoolean ignoreBrokerHold = new AtomicBoolean();
     private volatile boolean stopping;
     private volatile boolean paused;
+    private volatile boolean errorLogged; // an Error of the current streak of failed drains was logged
     private volatile long lastDrainEndNanos;
     private ScheduledFuture<?> cleanupFuture; // guarded by this
 
@@ -325,11 +326,14 @@ public final class OutboxRelay {
                 schedule.followUp(next);
             }
             databaseBackoff.succeeded(config.name());
+            errorLogged = false;
         } catch (SQLException | RuntimeException | Error e) {
             if (e instanceof Exception databaseError) {
                 databaseBackoff.failed(config.name(), databaseError, nanoTime.getAsLong(), currentPollInterval());
-            } else { // an Error: seen (log, health, console); the rows it claimed are claimed again after their lease
-                LOG.log(Level.SEVERE, e, () -> "relay " + config.name() + ": a drain failed with " + e);
+            } else { // an Error: seen (log once a streak, health, console); its claimed rows are claimed after their lease
+                LOG.log(errorLogged ? Level.FINE : Level.SEVERE, e,
+                        () -> "relay " + config.name() + ": a drain failed with " + e);
+                errorLogged = true;
             }
             counters.error(ErrorTexts.describe(e), clock.instant());
             listener.relayError(e);

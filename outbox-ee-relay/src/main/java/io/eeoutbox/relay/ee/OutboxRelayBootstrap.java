@@ -130,7 +130,7 @@ public class OutboxRelayBootstrap {
                     .build();
             r.start();
             relay = r;
-            PoolSizeCheck.checkOnceStarted(config, names.dataSource(), true, executor);
+            PoolSizeCheck.checkOnceStarted(config, names.dataSource(), true, executor, r::isRunning);
         } catch (NamingException e) {
             throw new IllegalStateException("ee-outbox relay: JNDI is not available: " + e, e);
         }

@@ -8,6 +8,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
@@ -48,15 +49,18 @@ final class PoolSizeCheck {
     /**
      * {@link #check}s now, or, while WildFly is still starting (an application deployed at boot), every 5 s until it
      * has started (at most 2 min): WildFly answers its data sources' MBeans only then, and logs an ERROR for each
-     * read before. Never throws.
+     * read before. Gives up when {@code running} turns false (the application was stopped). Never throws.
      */
     static void checkOnceStarted(RelayConfig config, String dataSource, boolean pipelined,
-                                 ScheduledExecutorService executor) {
-        checkOnceStarted(config, dataSource, pipelined, executor, 24);
+                                 ScheduledExecutorService executor, BooleanSupplier running) {
+        checkOnceStarted(config, dataSource, pipelined, executor, running, 24);
     }
 
     private static void checkOnceStarted(RelayConfig config, String dataSource, boolean pipelined,
-                                         ScheduledExecutorService executor, int triesLeft) {
+                                         ScheduledExecutorService executor, BooleanSupplier running, int triesLeft) {
+        if (!running.getAsBoolean()) {
+            return;
+        }
         if (!wildFlyStarting(ManagementFactory.getPlatformMBeanServer())) {
             check(config, dataSource, pipelined);
             return;
@@ -67,8 +71,8 @@ final class PoolSizeCheck {
             return;
         }
         try {
-            executor.schedule(() -> checkOnceStarted(config, dataSource, pipelined, executor, triesLeft - 1), 5,
-                    TimeUnit.SECONDS);
+            executor.schedule(() -> checkOnceStarted(config, dataSource, pipelined, executor, running, triesLeft - 1),
+                    5, TimeUnit.SECONDS);
         } catch (RuntimeException e) { // the application is stopping
             LOG.log(Level.FINE, "relay " + config.name() + ": the pool size check was not scheduled", e);
         }

@@ -335,10 +335,15 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
                     throw e;
                 }
             } finally {
-                if (closeRequested) {
-                    closeContext();
-                }
                 lock.unlock();
+            }
+            // after unlocking: a close() that found the lock taken has set the flag before its tryLock failed
+            if (closeRequested && lock.tryLock()) {
+                try {
+                    closeContext();
+                } finally {
+                    lock.unlock();
+                }
             }
         }
 

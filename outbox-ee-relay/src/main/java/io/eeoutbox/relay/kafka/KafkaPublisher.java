@@ -274,7 +274,7 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
     }
 
     private synchronized void resetProducer() {
-        if (producer != null) {
+        if (producer != null && !closed) {
             LOG.warning(() -> "ee-outbox Kafka publisher: the producer cannot send any more; making a new one");
             closeQuietly(producer);
             producer = null;

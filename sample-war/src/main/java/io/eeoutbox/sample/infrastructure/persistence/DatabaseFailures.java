@@ -25,6 +25,9 @@ public final class DatabaseFailures {
             "com.ibm.websphere.ce.cm.ConnectionWaitTimeoutException",
             "com.ibm.websphere.ce.cm.StaleConnectionException");
 
+    private static final Set<String> COMMIT_TYPES = Set.of("jakarta.transaction.RollbackException",
+            "jakarta.transaction.HeuristicMixedException", "jakarta.transaction.HeuristicRollbackException");
+
     private DatabaseFailures() {
     }
 
@@ -57,10 +60,42 @@ public final class DatabaseFailures {
             if (t instanceof SQLException sql && isUnavailableState(sql.getSQLState())) {
                 return true;
             }
-            for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
-                if (UNAVAILABLE_TYPES.contains(c.getName())) {
-                    return true;
-                }
+            // a pool's exception with an SQLException below it (a commit that failed) is decided by that SQLException
+            if (isOneOf(t, UNAVAILABLE_TYPES) && !hasSqlExceptionBelow(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * True when the failure came as the transaction committed (a {@code RollbackException} or heuristic outcome of
+     * the transaction manager): the database may have stored the work before the connection was cut.
+     */
+    public static boolean atCommit(Throwable failure) {
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Throwable t = failure; t != null && seen.add(t); t = t.getCause()) {
+            if (isOneOf(t, COMMIT_TYPES)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isOneOf(Throwable t, Set<String> types) {
+        for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+            if (types.contains(c.getName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasSqlExceptionBelow(Throwable t) {
+        Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Throwable c = t.getCause(); c != null && seen.add(c); c = c.getCause()) {
+            if (c instanceof SQLException) {
+                return true;
             }
         }
         return false;

@@ -14,7 +14,8 @@ import java.util.logging.Logger;
  * <ul>
  *   <li>an {@link InvalidEventException} from the outbox: 400 naming the event's field;</li>
  *   <li>the database cannot be reached: 503 with {@code Retry-After}, at once rather than after a hang
- *       (the datasources' connect and pool timeouts bound the wait);</li>
+ *       (the datasources' connect and pool timeouts bound the wait); when it went away during the commit, the
+ *       answer says the work may have been stored;</li>
  *   <li>anything else: 500, logged with its stack trace.</li>
  * </ul>
  */
@@ -32,8 +33,13 @@ public class EjbExceptionMapper implements ExceptionMapper<EJBException> {
         }
         if (DatabaseFailures.isUnavailable(e)) {
             LOG.warning(() -> "database unavailable, answering 503: " + rootCause(e));
+            // cut while committing, the work may have been stored: a client must look before it sends it again
+            String message = DatabaseFailures.atCommit(e)
+                    ? "the database went away while the request was being committed; it may have been stored: check"
+                            + " before you try again"
+                    : "the database cannot be reached; nothing was written; try again later";
             return Response.fromResponse(ApiError.response(Response.Status.SERVICE_UNAVAILABLE, "database_unavailable",
-                            null, "the database cannot be reached; nothing was written; try again later"))
+                            null, message))
                     .header("Retry-After", RETRY_AFTER_SECONDS)
                     .build();
         }

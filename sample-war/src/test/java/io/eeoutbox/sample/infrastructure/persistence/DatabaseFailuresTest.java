@@ -23,14 +23,24 @@ class DatabaseFailuresTest {
     void aCommitCutByTheDatabasesStopCountsThoughItsCauseIsOnlySuppressed() {
         // WildFly: EJBTransactionRolledbackException <- RollbackException (ARJUNA016053), whose connection failure
         // hangs as a suppressed LocalXAException <- ResourceException <- PSQLException 57P01
-        Exception rollback = new Exception("ARJUNA016053: Could not commit transaction.");
-        Exception local = new Exception("IJ001156: Could not commit local transaction",
-                new IllegalStateException("SQLException", new SQLException("terminating connection", "57P01")));
-        rollback.addSuppressed(local);
-        assertTrue(DatabaseFailures.isUnavailable(new EJBException(rollback)));
-        Exception other = new Exception("could not commit");
-        other.addSuppressed(new SQLException("duplicate key", "23505"));
-        assertFalse(DatabaseFailures.isUnavailable(new EJBException(other)));
+        Exception rollback = new jakarta.transaction.RollbackException("ARJUNA016053: Could not commit transaction.");
+        rollback.addSuppressed(local(new SQLException("terminating connection", "57P01")));
+        EJBException cut = new EJBException(rollback);
+        assertTrue(DatabaseFailures.isUnavailable(cut));
+        assertTrue(DatabaseFailures.atCommit(cut), "the work may have been stored");
+
+        // a commit refused for a reason of its own (a constraint checked at commit) is no outage
+        Exception refused = new jakarta.transaction.RollbackException("ARJUNA016053: Could not commit transaction.");
+        refused.addSuppressed(local(new SQLException("duplicate key", "23505")));
+        assertFalse(DatabaseFailures.isUnavailable(new EJBException(refused)));
+        assertFalse(DatabaseFailures.atCommit(new EJBException(new SQLException("terminating connection", "57P01"))));
+    }
+
+    /** IronJacamar's failed local commit: LocalXAException <- ResourceException <- the driver's SQLException. */
+    private static Exception local(SQLException cause) {
+        javax.transaction.xa.XAException xa = new javax.transaction.xa.XAException("IJ001156: Could not commit local transaction");
+        xa.initCause(new jakarta.resource.ResourceException("SQLException", cause));
+        return xa;
     }
 
     @Test
