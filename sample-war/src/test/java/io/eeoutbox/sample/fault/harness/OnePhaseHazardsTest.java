@@ -47,11 +47,33 @@ class OnePhaseHazardsTest {
     }
 
     @Test
-    void mixedAndManualOutcomesAreNeverAHazard() {
-        String mixed = "WARN  [com.arjuna.ats.arjuna] ARJUNA012085: HEURISTIC_MIXED for action " + TX;
-        String manual = "I WTRN0097W: Transaction " + TX + " requires manual completion";
-        OnePhaseHazards sorted = OnePhaseHazards.sort(List.of(hazard(TX), mixed, manual));
+    void oneHazardExplainsOneRollback() {
+        OnePhaseHazards sorted = OnePhaseHazards.sort(List.of(hazard(TX), rolledBack(TX), rolledBack(TX)));
+        assertEquals(1, sorted.rolledBackAfterHazard());
+        assertEquals(List.of(rolledBack(TX)), sorted.others());
+    }
+
+    @Test
+    void narayanasOnePhaseDecisionIsAHazardOnlyWhenItSaysHazard() {
+        String hazard = "14:02:11,004 WARN  [com.arjuna.ats.arjuna] (default task-3) ARJUNA012084: One-phase commit of"
+                + " action 0:ffff7f000001:-5a1c2b3d:674d3a1e:51 received heuristic decision:"
+                + " TwoPhaseOutcome.HEURISTIC_HAZARD";
+        String mixed = hazard.replace("HEURISTIC_HAZARD", "HEURISTIC_MIXED");
+        String rolledBack = hazard.replace("HEURISTIC_HAZARD", "HEURISTIC_ROLLBACK");
+        OnePhaseHazards sorted = OnePhaseHazards.sort(List.of(hazard, mixed, rolledBack));
         assertEquals(1, sorted.hazards());
-        assertEquals(List.of(mixed, manual), sorted.others());
+        assertEquals(List.of(mixed, rolledBack), sorted.others());
+    }
+
+    @Test
+    void committedAndManualOutcomesAreNeverAHazard() {
+        String committed = "[12/2/26, 4:00:51:872 UTC] 00000021 com.ibm.tx.jta.impl.TransactionImpl E WTRN0096W: A"
+                + " heuristic condition may have occurred for transaction " + TX + ". Transaction is heuristically committed.";
+        String manual = "[12/2/26, 4:00:51:872 UTC] 00000021 com.ibm.tx.jta.impl.TransactionImpl I WTRN0097W: Unknown"
+                + " transaction outcome occurred for transaction " + TX + ". Transaction is awaiting administrator"
+                + " intervention to determine its outcome.";
+        OnePhaseHazards sorted = OnePhaseHazards.sort(List.of(hazard(TX), committed, manual));
+        assertEquals(1, sorted.hazards());
+        assertEquals(List.of(committed, manual), sorted.others());
     }
 }
