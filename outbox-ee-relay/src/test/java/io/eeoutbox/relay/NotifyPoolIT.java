@@ -64,6 +64,21 @@ class NotifyPoolIT {
         pool.close();
     }
 
+    /** Whether the producer still writes, or why it stopped (it writes one event per transaction in a loop). */
+    private static String producerState(Future<?> load) {
+        if (!load.isDone()) {
+            return "writing";
+        }
+        try {
+            load.get();
+            return "stopped";
+        } catch (java.util.concurrent.ExecutionException e) {
+            return "failed: " + e.getCause();
+        } catch (InterruptedException | java.util.concurrent.CancellationException e) {
+            return "interrupted";
+        }
+    }
+
     @Test
     void afterTwentyRedeploysUnderLoadNoPooledConnectionListens() throws Exception {
         AtomicBoolean producing = new AtomicBoolean(true);
@@ -82,8 +97,14 @@ class NotifyPoolIT {
                     .dataSource(pool).executor(executor).publisher(publisher).build();
             relay.start();
             int d = deploy;
-            RelayIt.await(Duration.ofSeconds(10), "deployment " + d + " listening and publishing",
-                    () -> relay.isListening() && publisher.published.size() >= 3);
+            try {
+                RelayIt.await(Duration.ofSeconds(10), "deployment " + d + " listening and publishing",
+                        () -> relay.isListening() && publisher.published.size() >= 3);
+            } catch (AssertionError e) {
+                throw new AssertionError("listening=" + relay.isListening() + " published=" + publisher.published.size()
+                        + " pending=" + RelayIt.pending(db) + " counters=" + relay.counters() + " producer="
+                        + producerState(load) + "; " + e.getMessage(), e);
+            }
             relay.stop(Duration.ofSeconds(10));
             executor.shutdownNow();
             assertThat(executor.awaitTermination(10, TimeUnit.SECONDS)).isTrue();

@@ -60,6 +60,22 @@ public final class RelayIt {
         return ids;
     }
 
+    /** What every thread of this JVM is doing: printed with a timed-out wait, to show where a relay stood still. */
+    static String threads() {
+        StringBuilder out = new StringBuilder("threads at the timeout:");
+        for (java.lang.management.ThreadInfo t : java.lang.management.ManagementFactory.getThreadMXBean()
+                .dumpAllThreads(true, true)) {
+            out.append("\n\"").append(t.getThreadName()).append("\" ").append(t.getThreadState());
+            if (t.getLockName() != null) {
+                out.append(" on ").append(t.getLockName());
+            }
+            for (StackTraceElement e : t.getStackTrace()) {
+                out.append("\n    at ").append(e);
+            }
+        }
+        return out.toString();
+    }
+
     public static long pending(TestDatabase.Db db) {
         return db.queryLong("SELECT count(*) FROM outbox_events WHERE processed_at IS NULL AND dead_at IS NULL");
     }
@@ -69,7 +85,7 @@ public final class RelayIt {
         long end = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > end) {
-                throw new AssertionError("timed out after " + timeout + " waiting for: " + what);
+                throw new AssertionError("timed out after " + timeout + " waiting for: " + what + "\n" + threads());
             }
             Thread.sleep(20);
         }

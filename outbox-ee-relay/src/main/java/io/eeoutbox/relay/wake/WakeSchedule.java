@@ -88,7 +88,11 @@ public final class WakeSchedule {
         long delayNanos = delay.toNanos();
         long due = System.nanoTime() + delayNanos;
         synchronized (this) {
-            if (followUp != null && !followUp.isDone() && followUpDueNanos - due <= 0) {
+            // Only a look that has not started yet will look after the drain that asks: one already firing (its
+            // delay is up, its task not done) may have woken the very drain that is asking now, and dropping this
+            // look would leave a busy relay, no longer registered for notifications, to its fallback poll.
+            if (followUp != null && !followUp.isDone() && followUp.getDelay(TimeUnit.NANOSECONDS) > 0
+                    && followUpDueNanos - due <= 0) {
                 return; // an earlier look is already scheduled
             }
             if (followUp != null) {
