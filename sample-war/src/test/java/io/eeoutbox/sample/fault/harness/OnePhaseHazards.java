@@ -54,12 +54,14 @@ public final class OnePhaseHazards {
         int rolledBack = 0;
         List<String> others = new ArrayList<>();
         for (String line : lines) {
+            String tx = transaction(line).orElse(null);
             if (isHazard(line)) {
                 hazards++;
-                transaction(line).ifPresent(tx -> openHazards.merge(tx, 1, Integer::sum));
-            } else if (ROLLED_BACK_AFTER_HAZARD.matcher(line).find()
-                    && transaction(line).filter(tx -> openHazards.getOrDefault(tx, 0) > 0).isPresent()) {
-                openHazards.merge(transaction(line).orElseThrow(), -1, Integer::sum);
+                if (tx != null) {
+                    openHazards.merge(tx, 1, Integer::sum);
+                }
+            } else if (ROLLED_BACK_AFTER_HAZARD.matcher(line).find() && openHazards.getOrDefault(tx, 0) > 0) {
+                openHazards.merge(tx, -1, Integer::sum);
                 rolledBack++;
             } else {
                 others.add(line);
