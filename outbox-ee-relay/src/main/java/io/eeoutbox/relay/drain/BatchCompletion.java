@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
@@ -99,6 +98,7 @@ final class BatchCompletion {
             byId.put(o.id(), o);
         }
         int dead = 0;
+        FailureLines lines = new FailureLines(LOG, config.name(), config.maxAttempts());
         for (Map.Entry<OutboxMessage, Throwable> e : counted.entrySet()) {
             OutboxMessage m = e.getKey();
             Throwable cause = e.getValue();
@@ -106,21 +106,19 @@ final class BatchCompletion {
             OutboxStore.FailureOutcome outcome = byId.get(m.id());
             String error = ErrorTexts.describe(cause);
             if (outcome == null) {
-                LOG.warning(() -> "publish failed, row no longer leased to relay " + config.name()
-                        + " (its new holder retries it): " + m.logFields() + " error=" + error);
+                lines.add(FailureLines.Outcome.LEASE_LOST, error, m, cause, retryAfter);
                 listener.failed(m, cause, retryAfter);
             } else if (outcome.dead()) {
                 dead++;
-                LOG.warning(() -> "dead letter: the last allowed attempt (" + config.maxAttempts() + ") failed, the event"
-                        + " is not retried automatically: " + m.logFields() + " error=" + error);
+                lines.add(FailureLines.Outcome.DEAD, error, m, cause, retryAfter);
                 listener.failed(m, cause, retryAfter);
                 listener.deadLettered(m, cause);
             } else {
-                LOG.warning(() -> "publish failed, retry after " + retryAfter + ": " + m.logFields() + " error=" + error);
+                lines.add(FailureLines.Outcome.RETRIED, error, m, cause, retryAfter);
                 listener.failed(m, cause, retryAfter);
             }
-            LOG.log(Level.FINE, cause, () -> "publish failure of " + m.logFields());
         }
+        lines.write();
         counters.deadLettered(dead);
     }
 

@@ -123,6 +123,55 @@ class RelayLogFieldsTest {
         assertThat(all).isNotEmpty().noneMatch(m -> m.contains(SECRET) || m.contains("hunter2") || m.contains(PAYLOAD));
     }
 
+    @Test
+    void eventsOfOneBatchThatFailTheSameWayShareOneWarningLineAndKeepTheirOwnAtFine() throws Exception {
+        MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
+        TinyStore store = new TinyStore();
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            ids.add(store.insert("order", "order-" + i, "order.paid", PAYLOAD, clock.instant()));
+        }
+        Publisher broker = message -> {
+            throw new IllegalStateException("not authorised to send to topic orders");
+        };
+        CountDownLatch dead = new CountDownLatch(ids.size());
+        relay = OutboxRelay.builder()
+                .config(RelayConfig.builder().set(RelaySettings.NAME, "shared").set(RelaySettings.NOTIFY_ENABLED, false)
+                        .set(RelaySettings.POLL_INTERVAL, Duration.ofMillis(20)).set(RelaySettings.BATCH_SIZE, 100)
+                        .set(RelaySettings.MAX_ATTEMPTS, 2).build())
+                .store(store).executor(executor).clock(clock).publisher(broker)
+                .backoff(failedAttempts -> Duration.ZERO)
+                .listener(new RelayListener() {
+                    @Override
+                    public void deadLettered(OutboxMessage message, Throwable cause) {
+                        dead.countDown();
+                    }
+                })
+                .build();
+        relay.start();
+        assertThat(dead.await(10, TimeUnit.SECONDS)).isTrue();
+        relay.stop(Duration.ofSeconds(5));
+
+        List<String> warnings = messages(Level.WARNING);
+        assertThat(warnings).filteredOn(m -> m.startsWith("publish failed"))
+                .as("the first attempt of the 20 events, claimed as one batch: one line")
+                .singleElement()
+                .satisfies(m -> assertThat(m).contains("publish failed for 20 events of one batch")
+                        .contains("relay=shared").contains("not authorised to send to topic orders")
+                        .contains("event_id=" + ids.get(0)).contains("attempt=1"));
+        assertThat(warnings).filteredOn(m -> m.startsWith("dead letter"))
+                .as("their dead letters: one line")
+                .singleElement()
+                .satisfies(m -> assertThat(m).contains("dead letter: 20 events of one batch").contains("(2)")
+                        .contains("not authorised to send to topic orders"));
+        List<String> fine = messages(Level.ALL).stream().filter(m -> m.startsWith("publish failure of")).toList();
+        for (UUID id : ids) {
+            assertThat(fine).as("each event's own lines at FINE, one per attempt: " + id)
+                    .filteredOn(m -> m.contains("event_id=" + id)).hasSize(2);
+        }
+        assertThat(messages(Level.ALL)).noneMatch(m -> m.contains(SECRET));
+    }
+
     private List<String> messages(Level atLeast) {
         List<String> out = new ArrayList<>();
         synchronized (records) {
