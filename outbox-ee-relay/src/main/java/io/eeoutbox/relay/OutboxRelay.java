@@ -288,6 +288,11 @@ public final class OutboxRelay {
         return counters.snapshot();
     }
 
+    /** The lease end of the batch being published now, or null when none is (liveness, see RelayHealth). */
+    public Instant publishingUntil() {
+        return counters.publishingUntil();
+    }
+
     private void request() {
         try {
             trigger.request();

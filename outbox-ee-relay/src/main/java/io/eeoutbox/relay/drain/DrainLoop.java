@@ -152,7 +152,13 @@ public final class DrainLoop {
                 claimed.stream().mapToLong(OutboxMessage::seq).max().orElse(0L), full);
         BatchOrdering.Plan plan = BatchOrdering.plan(claimed, config.ordered());
         long publishStarted = nanoTime.getAsLong();
-        Round round = publisher.publish(plan.publish(), lockedUntil);
+        Round round;
+        counters.publishing(lockedUntil); // liveness: a slow publish within its lease is not a stuck relay
+        try {
+            round = publisher.publish(plan.publish(), lockedUntil);
+        } finally {
+            counters.publishDone();
+        }
         long publishNanos = nanoTime.getAsLong() - publishStarted;
 
         List<OutboxMessage> unpublished = new ArrayList<>(plan.holdBack().size() + round.unpublished().size());

@@ -16,6 +16,7 @@ public final class RelayCounters {
     private final AtomicReference<String> lastError = new AtomicReference<>();
     private final AtomicReference<Instant> lastErrorAt = new AtomicReference<>();
     private final AtomicReference<Instant> lastLoopAt = new AtomicReference<>();
+    private final AtomicReference<Instant> publishingUntil = new AtomicReference<>();
 
     public void batch(int publishedCount, int failedCount, long elapsedNanos) {
         batches.incrementAndGet();
@@ -35,6 +36,20 @@ public final class RelayCounters {
 
     public void loopRan(Instant at) {
         lastLoopAt.set(at);
+    }
+
+    /** A batch is being handed to the publisher, which must be done by {@code until} (its lease). */
+    public void publishing(Instant until) {
+        publishingUntil.set(until);
+    }
+
+    public void publishDone() {
+        publishingUntil.set(null);
+    }
+
+    /** The lease end of the batch being published now, or null when no publish is under way. */
+    public Instant publishingUntil() {
+        return publishingUntil.get();
     }
 
     /** A consistent-enough copy of the counters. */

@@ -27,9 +27,12 @@ import java.util.UUID;
  * poison message, shown by the failure counters and dead letters), and the outage shows in the metrics
  * (pending, oldest pending age, failures), the log and the MBean.
  * <b>Liveness</b> is DOWN when the relay's loop has neither started a drain nor completed a batch for
- * {@link OpsConfig#livenessThreshold(Duration) a multiple of its poll interval}. A paused relay is
- * alive (an operator paused it on purpose); a relay that does not run in this application is neither
- * checked nor reported DOWN.
+ * {@link OpsConfig#livenessThreshold(Duration) a multiple of its poll interval}, unless a batch is being
+ * published and its lease has not run out: a broker that takes its time (Kafka waiting for every in-sync
+ * replica, a send retried until the delivery timeout) makes a batch last longer than that multiple, and a
+ * liveness probe that restarted the server then would stop the business writes for nothing. A publish past its
+ * lease is stuck, and counts as silence. A paused relay is alive (an operator paused it on purpose); a relay
+ * that does not run in this application is neither checked nor reported DOWN.
  */
 public final class RelayHealth implements RelayListener, GaugeRefresher.Observer {
 
@@ -176,6 +179,18 @@ public final class RelayHealth implements RelayListener, GaugeRefresher.Observer
      * @param pollInterval its fallback poll interval in force now
      */
     public Report liveness(boolean running, boolean paused, Duration pollInterval) {
+        return liveness(running, paused, pollInterval, null);
+    }
+
+    /**
+     * Liveness now.
+     *
+     * @param running         whether the relay runs in this application
+     * @param paused          whether an operator paused it
+     * @param pollInterval    its fallback poll interval in force now
+     * @param publishingUntil the lease end of the batch it is publishing now, or null when it publishes none
+     */
+    public Report liveness(boolean running, boolean paused, Duration pollInterval, Instant publishingUntil) {
         Instant now = clock.instant();
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("running", running);
@@ -194,7 +209,11 @@ public final class RelayHealth implements RelayListener, GaugeRefresher.Observer
         data.put("lastLoopAt", loop == null ? "never" : loop.toString());
         data.put("silentSeconds", seconds(silent));
         data.put("threshold", threshold.toString());
-        boolean up = paused || silent.compareTo(threshold) <= 0;
+        boolean publishing = publishingUntil != null && !now.isAfter(publishingUntil);
+        if (publishingUntil != null) {
+            data.put("publishingUntil", publishingUntil.toString());
+        }
+        boolean up = paused || publishing || silent.compareTo(threshold) <= 0;
         return new Report(up, data);
     }
 

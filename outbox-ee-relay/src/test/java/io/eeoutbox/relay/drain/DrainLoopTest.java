@@ -65,6 +65,21 @@ class DrainLoopTest {
     }
 
     @Test
+    void theBatchBeingPublishedShowsItsLeaseEndUntilThePublishReturns() throws Exception {
+        store.insert("order", "o1", "order.created");
+        List<Instant> seen = new ArrayList<>();
+        RelayConfig config = config(10);
+        DrainLoop loop = DrainLoop.builder().store(store).publisher(m -> seen.add(counters.publishingUntil()))
+                .listener(listener).backoff(BACKOFF).config(config).clock(clock).counters(counters)
+                .mayClaim(() -> !stopping.get()).stopping(stopping::get)
+                .nanoTime(() -> clock.instant().toEpochMilli() * 1_000_000L).build();
+        assertThat(counters.publishingUntil()).isNull();
+        loop.drain();
+        assertThat(seen).as("while publishing: the claim's lease end").containsExactly(T0.plus(config.lease()));
+        assertThat(counters.publishingUntil()).as("after the publish").isNull();
+    }
+
+    @Test
     void publishesEverythingInWriteOrderAndCompletesEachBatchInOneStatement() throws Exception {
         for (int i = 0; i < 25; i++) {
             store.insert("order", "o" + (i % 4), "order.created");

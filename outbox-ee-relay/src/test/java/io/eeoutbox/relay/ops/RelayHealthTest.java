@@ -116,6 +116,20 @@ class RelayHealthTest {
     }
 
     @Test
+    void aPublishWithinItsLeaseKeepsTheRelayAliveAndOnePastItDoesNot() {
+        Duration poll = Duration.ofSeconds(5);
+        health.loopRan(clock.instant());
+        java.time.Instant leaseEnd = clock.instant().plusSeconds(60);
+        clock.advance(Duration.ofSeconds(35)); // a Kafka batch waiting out its delivery timeout
+        RelayHealth.Report slow = health.liveness(true, false, poll, leaseEnd);
+        assertThat(slow.up()).as("a publish under way within its lease").isTrue();
+        assertThat(slow.data()).containsEntry("publishingUntil", leaseEnd.toString()).containsEntry("silentSeconds", 35L);
+        assertThat(health.liveness(true, false, poll, null).up()).as("the same silence with no publish under way").isFalse();
+        clock.advance(Duration.ofSeconds(26));
+        assertThat(health.liveness(true, false, poll, leaseEnd).up()).as("a publish past its lease is stuck").isFalse();
+    }
+
+    @Test
     void aPausedRelayIsAliveAndARelayThatDoesNotRunIsNotChecked() {
         Duration poll = Duration.ofSeconds(5);
         clock.advance(Duration.ofHours(1));

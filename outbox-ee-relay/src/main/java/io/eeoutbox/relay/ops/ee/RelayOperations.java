@@ -188,7 +188,7 @@ public class RelayOperations implements RelayListener {
         boolean running = relay.map(OutboxRelay::isRunning).orElse(false);
         boolean paused = relay.map(OutboxRelay::isPaused).orElse(false);
         Duration poll = relay.map(OutboxRelay::currentPollInterval).orElse(Duration.ofSeconds(1));
-        return health.liveness(running, paused, poll);
+        return health.liveness(running, paused, poll, relay.map(OutboxRelay::publishingUntil).orElse(null));
     }
 
     /** The metrics collected since the application started. */
