@@ -577,6 +577,9 @@ public abstract class DemoServer implements AutoCloseable {
             List<String> options = new ArrayList<>(List.of("-Xmx" + heap()));
             systemProperties().forEach((k, v) -> options.add("-D" + k + "=" + v));
             Files.write(dir.resolve("jvm.options"), options);
+            // one messages.log across restarts: Liberty would otherwise roll it over on every start and keep only
+            // the last two, and a check after a kill and a restart would not see what was logged before the kill
+            Files.writeString(dir.resolve("bootstrap.properties"), "com.ibm.ws.logging.newLogsOnStart=false\n");
             return List.of(home.resolve("bin/server").toString(), "run", server);
         }
 

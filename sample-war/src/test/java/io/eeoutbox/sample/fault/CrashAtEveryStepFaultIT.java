@@ -108,7 +108,9 @@ class CrashAtEveryStepFaultIT {
                 int seeded = load.acknowledged() + 5 + random.nextInt(60); // the seeded part of the moment
                 OutboxDb.await(Duration.ofSeconds(60), "a seeded number of orders before kill " + (i + 1),
                         load::acknowledged, n -> n >= seeded);
-                boolean aimed = awaitStep(db, step);
+                long redeliveredBefore = db.redeliveries();
+                long repeatsBefore = db.duplicateDeliveries();
+                long inStep = awaitStep(db, step);
                 server.kill();
                 upNanos += System.nanoTime() - upSince;
                 List<String> ackedBeforeKill = load.ackedIds();
@@ -126,7 +128,13 @@ class CrashAtEveryStepFaultIT {
                 }
                 Duration complete = Duration.ofNanos(System.nanoTime() - answering);
                 slowest = complete.compareTo(slowest) > 0 ? complete : slowest;
-                perKill.add(step + (aimed ? "" : "(unaimed)") + ":" + Figures.seconds(complete));
+                // what the kill cut: the rows leased or the events in flight to the consumer at the kill; the
+                // deliveries the broker flagged as redelivered after it (one before did not commit); the events
+                // applied twice, absorbed by the inbox (a consumer's work committed, its message not acknowledged;
+                // Artemis does not keep the redelivered flag across a restart by default, so these show it)
+                perKill.add(step + (inStep > 0 ? "" : "(unaimed)") + ":" + Figures.seconds(complete) + "(in_step="
+                        + inStep + ",redelivered=" + (db.redeliveries() - redeliveredBefore) + ",repeats="
+                        + (db.duplicateDeliveries() - repeatsBefore) + ")");
                 v.noHeuristics(server);
             }
             load.close();
@@ -159,24 +167,26 @@ class CrashAtEveryStepFaultIT {
      * Waits (bounded) until the moment is inside {@code step}: rows leased and not yet marked (the relay between
      * its claim and its completion), or events published and not yet applied (the consumer's transaction).
      *
-     * @return whether the moment was found before the patience ran out
+     * @return how many rows or events were in the step at the moment found; 0 when the patience ran out first
      */
-    private static boolean awaitStep(OutboxDb db, Step step) throws SQLException {
+    private static long awaitStep(OutboxDb db, Step step) throws SQLException {
         String sql = step == Step.RELAY_PUBLISH_AND_COMPLETE
-                ? "SELECT 1 FROM outbox_events WHERE processed_at IS NULL AND claim_token IS NOT NULL AND locked_until > now() LIMIT 1"
-                : "SELECT 1 FROM outbox_events e WHERE e.processed_at IS NOT NULL"
-                        + " AND NOT EXISTS (SELECT 1 FROM fault_delivery_log d WHERE d.event_id = e.id) LIMIT 1";
+                ? "SELECT count(*) FROM outbox_events WHERE processed_at IS NULL AND claim_token IS NOT NULL AND locked_until > now()"
+                : "SELECT count(*) FROM outbox_events e WHERE e.processed_at IS NOT NULL"
+                        + " AND NOT EXISTS (SELECT 1 FROM fault_delivery_log d WHERE d.event_id = e.id)";
         long deadline = System.nanoTime() + AIM_PATIENCE.toNanos();
         try (Connection c = db.connect(); PreparedStatement s = c.prepareStatement(sql)) {
             while (System.nanoTime() < deadline) {
                 try (ResultSet rs = s.executeQuery()) {
-                    if (rs.next()) {
-                        return true;
+                    rs.next();
+                    long n = rs.getLong(1);
+                    if (n > 0) {
+                        return n;
                     }
                 }
             }
         }
-        return false;
+        return 0;
     }
 
     /** Acknowledged orders whose order.created event the consumer has not applied (no inbox row). */

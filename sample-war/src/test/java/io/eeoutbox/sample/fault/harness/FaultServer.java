@@ -77,10 +77,9 @@ public final class FaultServer implements AutoCloseable {
 
     /**
      * Heuristic outcomes this server holds or has logged: on WildFly the heuristic participants in its log store
-     * (after a probe through the management API) plus the lines of its server log that report a heuristic
-     * ({@code ARJUNA012084} and the other heuristic warnings); on Open Liberty the heuristic lines of its log
-     * ({@code WTRN0075W}, {@code WTRN0076W}, {@code WTRN0096W}, {@code WTRN0097W}, {@code WTRN0102W}). What an
-     * operator would otherwise have to find and clean up by hand after a fault.
+     * (after a probe through the management API) plus the lines of its server log that report a heuristic; on
+     * Open Liberty the heuristic lines of its log ({@link HeuristicLines}: which lines, and the log's older files
+     * read too). What an operator would otherwise have to find and clean up by hand after a fault.
      */
     public Heuristics heuristics() throws java.io.IOException {
         long inStore = -1;
@@ -97,23 +96,12 @@ public final class FaultServer implements AutoCloseable {
                 inStore++;
             }
         }
-        java.util.List<String> lines = new java.util.ArrayList<>();
-        if (java.nio.file.Files.exists(serverLog())) {
-            for (String line : java.nio.file.Files.readAllLines(serverLog(), java.nio.charset.StandardCharsets.ISO_8859_1)) {
-                if (HEURISTIC_LINE.matcher(line).find()) {
-                    lines.add(line);
-                }
-            }
-        }
+        java.util.List<String> lines = HeuristicLines.read(serverLog());
         return new Heuristics(inStore, lines);
     }
 
     private static final java.util.regex.Pattern HEURISTIC_PARTICIPANT =
             java.util.regex.Pattern.compile("\"status\"\\s*:\\s*\"HEURISTIC");
-
-    private static final java.util.regex.Pattern HEURISTIC_LINE = java.util.regex.Pattern.compile(
-            "ARJUNA012084|heuristic participant|HEURISTIC_HAZARD|HEURISTIC_MIXED"
-                    + "|WTRN0075W|WTRN0076W|WTRN0096W|WTRN0097W|WTRN0102W");
 
     /** Heuristic participants in the log store (-1: no store to probe) and heuristic lines in the log. */
     public record Heuristics(long inLogStore, java.util.List<String> logLines) {

@@ -19,8 +19,8 @@ import java.util.Locale;
  *   <tr><td>fault.pg.port</td><td>first free from 25432</td><td>the suite's own PostgreSQL (never 5432)</td></tr>
  *   <tr><td>fault.wildfly.port-offset</td><td>first free from 2000</td><td>WildFly's socket binding offset (http 8080+offset)</td></tr>
  *   <tr><td>fault.liberty.port-offset</td><td>first free from 1300</td><td>Liberty's ports: http 9080+offset, https 9443+offset</td></tr>
- *   <tr><td>fault.servers</td><td>wildfly (soak: wildfly,liberty)</td><td>the servers that scenarios 1 and 6
- *       run on, one after the other</td></tr>
+ *   <tr><td>fault.servers</td><td>crash scenarios (1, 3 and 7): wildfly and, when provisioned, liberty; scenario 6:
+ *       wildfly (soak: wildfly,liberty)</td><td>the servers those scenarios run on, one after the other</td></tr>
  *   <tr><td>fault.seed</td><td>time</td><td>random seed (kill moment, generated bad input); printed with the figures</td></tr>
  * </table>
  */

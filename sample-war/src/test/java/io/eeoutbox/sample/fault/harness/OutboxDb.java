@@ -149,6 +149,14 @@ public final class OutboxDb {
         return single("SELECT count(*) - count(DISTINCT event_id) FROM fault_delivery_log");
     }
 
+    /**
+     * Committed deliveries the broker marked as redelivered: a delivery before them did not commit (rolled back,
+     * or cut by a kill and rolled back by recovery).
+     */
+    public long redeliveries() throws SQLException {
+        return single("SELECT count(*) FROM fault_delivery_log WHERE redelivered");
+    }
+
     /** Distinct events whose delivery committed at the consumer. */
     public long deliveredEvents() throws SQLException {
         return single("SELECT count(DISTINCT event_id) FROM fault_delivery_log");
