@@ -44,8 +44,10 @@ import org.eclipse.microprofile.config.ConfigProvider;
  * thread of the server's default {@link ManagedThreadFactory}. Each record is applied by
  * {@link KafkaOrderEventApplier} in a transaction of its own (inbox and projection together); the offsets of the
  * applied records are committed after each poll. When a record fails, its partition is moved back to it and read
- * again after {@link #RETRY_PAUSE}; the inbox makes a record applied twice harmless. Undeploying stops the loop
- * and closes the consumer, committing what was applied.
+ * again after {@link #RETRY_PAUSE}; the inbox makes a record applied twice harmless. A poll that fails (an
+ * unreachable or refusing cluster) does not end the loop: it polls again after a pause growing to
+ * {@link #POLL_PAUSE_MAX}, logging the first failure of a streak and its end. Undeploying stops the loop and
+ * closes the consumer, committing what was applied.
  *
  * <p>One partition is read by one consumer of the group, in order: with the relay's ordered mode (the sample's
  * default) an order's events are applied in the order they were written.
@@ -61,6 +63,8 @@ public class KafkaOrderEventListener {
     static final String BOOTSTRAP = "outbox.relay.kafka.producer.bootstrap.servers";
     static final Duration POLL = Duration.ofMillis(500);
     static final Duration RETRY_PAUSE = Duration.ofSeconds(1);
+    static final Duration POLL_PAUSE_MAX = Duration.ofSeconds(30);
+    static final int WARN_EVERY = 60;
     private static final Duration STOP_PATIENCE = Duration.ofSeconds(30);
     private static final Logger LOG = Logger.getLogger(KafkaOrderEventListener.class.getName());
 
@@ -73,6 +77,8 @@ public class KafkaOrderEventListener {
     private final CountDownLatch stop = new CountDownLatch(1);
     private KafkaConsumer<String, String> consumer;
     private Thread loop;
+    /** Tries of the records that failed and were not applied since (the loop's thread only). */
+    private final Map<String, Integer> failingRecords = new HashMap<>();
 
     @PostConstruct
     void start() {
@@ -113,9 +119,28 @@ public class KafkaOrderEventListener {
     }
 
     private void run() {
+        int failedPolls = 0;
         try {
             while (stop.getCount() > 0) {
-                ConsumerRecords<String, String> records = consumer.poll(POLL);
+                ConsumerRecords<String, String> records;
+                try {
+                    records = consumer.poll(POLL);
+                } catch (WakeupException | InterruptException stopping) {
+                    throw stopping;
+                } catch (RuntimeException e) {
+                    // not a reason to stop reading for good (an authorisation or a cluster error can pass):
+                    // logged once per streak, polled again after a pause that grows to POLL_PAUSE_MAX
+                    failedPolls++;
+                    logFailedPoll(failedPolls, e);
+                    stop.await(pauseAfter(failedPolls).toMillis(), TimeUnit.MILLISECONDS);
+                    continue;
+                }
+                if (failedPolls > 0) {
+                    int failed = failedPolls;
+                    LOG.info(() -> "the Kafka consumer " + OrderProjectionService.CONSUMER + " reads again after "
+                            + failed + " failed polls");
+                    failedPolls = 0;
+                }
                 if (!applyAll(records)) {
                     stop.await(RETRY_PAUSE.toMillis(), TimeUnit.MILLISECONDS);
                 }
@@ -124,8 +149,6 @@ public class KafkaOrderEventListener {
             // undeploy: stop() woke the consumer up, or the server interrupted its managed thread
         } catch (InterruptedException stopping) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            LOG.log(Level.SEVERE, "the Kafka consumer " + OrderProjectionService.CONSUMER + " stopped", e);
         } finally {
             try {
                 consumer.close(Duration.ofSeconds(5));
@@ -133,6 +156,21 @@ public class KafkaOrderEventListener {
                 LOG.fine(() -> "closing the Kafka consumer: " + e);
             }
         }
+    }
+
+    private static void logFailedPoll(int failedPolls, RuntimeException e) {
+        if (failedPolls == 1) {
+            LOG.log(Level.SEVERE, "the Kafka consumer " + OrderProjectionService.CONSUMER + " could not poll; it tries"
+                    + " again, every " + POLL_PAUSE_MAX.toSeconds() + " s at most, and logs when it reads again", e);
+        } else {
+            LOG.fine(() -> "the Kafka consumer could not poll (" + failedPolls + " in a row): " + e);
+        }
+    }
+
+    /** 1 s, 2 s, 4 s ... up to {@link #POLL_PAUSE_MAX}. */
+    static Duration pauseAfter(int failedPolls) {
+        long seconds = 1L << Math.min(failedPolls - 1, 16);
+        return seconds >= POLL_PAUSE_MAX.toSeconds() ? POLL_PAUSE_MAX : Duration.ofSeconds(seconds);
     }
 
     /**
@@ -151,9 +189,11 @@ public class KafkaOrderEventListener {
                 } catch (RuntimeException e) {
                     allApplied = false;
                     consumer.seek(partition, r.offset());
-                    LOG.warning(() -> "record " + KafkaOrderEventApplier.describe(r) + " not applied, read again in "
-                            + RETRY_PAUSE.toMillis() + " ms: " + e);
+                    logNotApplied(r, e);
                     break;
+                }
+                if (!failingRecords.isEmpty()) {
+                    failingRecords.remove(KafkaOrderEventApplier.describe(r));
                 }
                 applied.put(partition, new OffsetAndMetadata(r.offset() + 1));
             }
@@ -170,6 +210,23 @@ public class KafkaOrderEventListener {
             }
         }
         return allApplied;
+    }
+
+    /**
+     * A record that fails is read again every {@link #RETRY_PAUSE} and blocks its partition: its first failure is
+     * a WARNING, then one every {@link #WARN_EVERY} tries (not one a second, all day), the others at FINE.
+     */
+    void logNotApplied(ConsumerRecord<String, String> r, RuntimeException e) {
+        int tries = failingRecords.merge(KafkaOrderEventApplier.describe(r), 1, Integer::sum);
+        if (tries == 1 || tries % WARN_EVERY == 0) {
+            LOG.warning(() -> "record " + KafkaOrderEventApplier.describe(r) + " not applied (" + tries + " tries; its"
+                    + " partition waits for it), read again every " + RETRY_PAUSE.toMillis() + " ms: " + e);
+        } else {
+            LOG.fine(() -> "record " + KafkaOrderEventApplier.describe(r) + " not applied (" + tries + " tries): " + e);
+        }
+        if (failingRecords.size() > 1000) {
+            failingRecords.clear(); // records long since applied or skipped; keeps the map small
+        }
     }
 
     @PreDestroy
