@@ -79,25 +79,7 @@ class RelayLogFieldsTest {
         MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
         TinyStore store = new TinyStore();
         UUID id = store.insert("order", "order-42", "order.paid", PAYLOAD, clock.instant());
-        Publisher broker = message -> {
-            throw new IllegalStateException("AMQ219016: Connection failure detected");
-        };
-        CountDownLatch dead = new CountDownLatch(1);
-        relay = OutboxRelay.builder()
-                .config(RelayConfig.builder().set(RelaySettings.NAME, "logs").set(RelaySettings.NOTIFY_ENABLED, false).set(RelaySettings.POLL_INTERVAL, Duration.ofMillis(20))
-                        .set(RelaySettings.MAX_ATTEMPTS, 3).build())
-                .store(store).executor(executor).clock(clock).publisher(broker)
-                .backoff(failedAttempts -> Duration.ZERO)
-                .listener(new RelayListener() {
-                    @Override
-                    public void deadLettered(OutboxMessage message, Throwable cause) {
-                        dead.countDown();
-                    }
-                })
-                .build();
-        relay.start();
-        assertThat(dead.await(10, TimeUnit.SECONDS)).isTrue();
-        relay.stop(Duration.ofSeconds(5));
+        runUntilAllDead("logs", store, clock, 1, 3, "AMQ219016: Connection failure detected");
 
         List<String> warnings = messages(Level.WARNING);
         String fields = "event_id=" + id + " event_type=order.paid aggregate_type=order aggregate_id=order-42";
@@ -131,26 +113,7 @@ class RelayLogFieldsTest {
         for (int i = 0; i < 20; i++) {
             ids.add(store.insert("order", "order-" + i, "order.paid", PAYLOAD, clock.instant()));
         }
-        Publisher broker = message -> {
-            throw new IllegalStateException("not authorised to send to topic orders");
-        };
-        CountDownLatch dead = new CountDownLatch(ids.size());
-        relay = OutboxRelay.builder()
-                .config(RelayConfig.builder().set(RelaySettings.NAME, "shared").set(RelaySettings.NOTIFY_ENABLED, false)
-                        .set(RelaySettings.POLL_INTERVAL, Duration.ofMillis(20)).set(RelaySettings.BATCH_SIZE, 100)
-                        .set(RelaySettings.MAX_ATTEMPTS, 2).build())
-                .store(store).executor(executor).clock(clock).publisher(broker)
-                .backoff(failedAttempts -> Duration.ZERO)
-                .listener(new RelayListener() {
-                    @Override
-                    public void deadLettered(OutboxMessage message, Throwable cause) {
-                        dead.countDown();
-                    }
-                })
-                .build();
-        relay.start();
-        assertThat(dead.await(10, TimeUnit.SECONDS)).isTrue();
-        relay.stop(Duration.ofSeconds(5));
+        runUntilAllDead("shared", store, clock, ids.size(), 2, "not authorised to send to topic orders");
 
         List<String> warnings = messages(Level.WARNING);
         assertThat(warnings).filteredOn(m -> m.startsWith("publish failed"))
@@ -170,6 +133,34 @@ class RelayLogFieldsTest {
                     .filteredOn(m -> m.contains("event_id=" + id)).hasSize(2);
         }
         assertThat(messages(Level.ALL)).noneMatch(m -> m.contains(SECRET));
+    }
+
+    /**
+     * Runs a relay (batches of 100, no backoff) against a broker that refuses every message with {@code error},
+     * until the {@code events} events are dead letters after {@code maxAttempts} attempts each.
+     */
+    private void runUntilAllDead(String name, TinyStore store, MutableClock clock, int events, int maxAttempts,
+                                 String error) throws InterruptedException {
+        Publisher broker = message -> {
+            throw new IllegalStateException(error);
+        };
+        CountDownLatch dead = new CountDownLatch(events);
+        relay = OutboxRelay.builder()
+                .config(RelayConfig.builder().set(RelaySettings.NAME, name).set(RelaySettings.NOTIFY_ENABLED, false)
+                        .set(RelaySettings.POLL_INTERVAL, Duration.ofMillis(20)).set(RelaySettings.BATCH_SIZE, 100)
+                        .set(RelaySettings.MAX_ATTEMPTS, maxAttempts).build())
+                .store(store).executor(executor).clock(clock).publisher(broker)
+                .backoff(failedAttempts -> Duration.ZERO)
+                .listener(new RelayListener() {
+                    @Override
+                    public void deadLettered(OutboxMessage message, Throwable cause) {
+                        dead.countDown();
+                    }
+                })
+                .build();
+        relay.start();
+        assertThat(dead.await(10, TimeUnit.SECONDS)).as("dead letters within 10 s").isTrue();
+        relay.stop(Duration.ofSeconds(5));
     }
 
     private List<String> messages(Level atLeast) {
