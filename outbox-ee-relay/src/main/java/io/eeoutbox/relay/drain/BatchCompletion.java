@@ -99,26 +99,29 @@ final class BatchCompletion {
         }
         int dead = 0;
         FailureLines lines = new FailureLines(LOG, config.name(), config.maxAttempts());
-        for (Map.Entry<OutboxMessage, Throwable> e : counted.entrySet()) {
-            OutboxMessage m = e.getKey();
-            Throwable cause = e.getValue();
-            Instant retryAfter = retryAfters.get(m.id());
-            OutboxStore.FailureOutcome outcome = byId.get(m.id());
-            String error = ErrorTexts.describe(cause);
-            if (outcome == null) {
-                lines.add(FailureLines.Outcome.LEASE_LOST, error, m, cause, retryAfter);
-                listener.failed(m, cause, retryAfter);
-            } else if (outcome.dead()) {
-                dead++;
-                lines.add(FailureLines.Outcome.DEAD, error, m, cause, retryAfter);
-                listener.failed(m, cause, retryAfter);
-                listener.deadLettered(m, cause);
-            } else {
-                lines.add(FailureLines.Outcome.RETRIED, error, m, cause, retryAfter);
-                listener.failed(m, cause, retryAfter);
+        try {
+            for (Map.Entry<OutboxMessage, Throwable> e : counted.entrySet()) {
+                OutboxMessage m = e.getKey();
+                Throwable cause = e.getValue();
+                Instant retryAfter = retryAfters.get(m.id());
+                OutboxStore.FailureOutcome outcome = byId.get(m.id());
+                String error = ErrorTexts.describe(cause);
+                if (outcome == null) {
+                    lines.add(FailureLines.Outcome.LEASE_LOST, error, m, cause, retryAfter);
+                    listener.failed(m, cause, retryAfter);
+                } else if (outcome.dead()) {
+                    dead++;
+                    lines.add(FailureLines.Outcome.DEAD, error, m, cause, retryAfter);
+                    listener.failed(m, cause, retryAfter);
+                    listener.deadLettered(m, cause);
+                } else {
+                    lines.add(FailureLines.Outcome.RETRIED, error, m, cause, retryAfter);
+                    listener.failed(m, cause, retryAfter);
+                }
             }
+        } finally {
+            lines.write(); // also when a listener threw: the batch's lines are not lost with it
         }
-        lines.write();
         counters.deadLettered(dead);
     }
 

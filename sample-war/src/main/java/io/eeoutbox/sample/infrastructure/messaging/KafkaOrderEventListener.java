@@ -149,6 +149,9 @@ public class KafkaOrderEventListener {
             // undeploy: stop() woke the consumer up, or the server interrupted its managed thread
         } catch (InterruptedException stopping) {
             Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            // not a failed poll (retried above): a fault of the loop itself, which it cannot go on from
+            LOG.log(Level.SEVERE, "the Kafka consumer " + OrderProjectionService.CONSUMER + " stopped", e);
         } finally {
             try {
                 consumer.close(Duration.ofSeconds(5));

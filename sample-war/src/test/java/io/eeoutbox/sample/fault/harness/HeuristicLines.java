@@ -14,9 +14,10 @@ import java.util.stream.Stream;
  * The lines of a server's log that report a heuristic outcome, read from every file the server wrote it to.
  *
  * <p>A line is heuristic when it is one of Open Liberty's heuristic messages ({@code WTRN0075W}, {@code WTRN0076W},
- * {@code WTRN0096W}, {@code WTRN0097W}, {@code WTRN0102W}); when it names a heuristic decision, an XA heuristic
- * code, a heuristic exception or heuristic participants (Narayana's {@code ARJUNA012084} and its kin, whatever their
- * number); or when it is a Narayana ({@code ARJUNA}) line that speaks of a heuristic at all. Narayana's dump of a
+ * {@code WTRN0096W}, {@code WTRN0097W}, {@code WTRN0102W}); when it names a heuristic decision or heuristic
+ * participants; when it is a Narayana ({@code ARJUNA}) line that speaks of a heuristic at all ({@code ARJUNA012084}
+ * and its kin, whatever their number, an XA heuristic code or a heuristic exception among them); or when it is
+ * another Open Liberty transaction line ({@code WTRN}) with an XA heuristic code or a heuristic exception. Narayana's dump of a
  * resource record ({@code heuristic: TwoPhaseOutcome.FINISH_OK}) names no heuristic outcome: recovery logs it for a
  * transaction it is about to finish after a kill.
  *
@@ -28,11 +29,18 @@ public final class HeuristicLines {
 
     private static final Pattern LIBERTY = Pattern.compile("WTRN0075W|WTRN0076W|WTRN0096W|WTRN0097W|WTRN0102W");
 
-    private static final Pattern ANY_SERVER = Pattern.compile(
-            "HEURISTIC_(HAZARD|MIXED|ROLLBACK|COMMIT)|XA_HEUR|Heuristic(Mixed|Rollback|Commit|Hazard)Exception"
-                    + "|heuristic participant");
+    private static final Pattern ANY_SERVER = Pattern.compile("HEURISTIC_(HAZARD|MIXED|ROLLBACK|COMMIT)|heuristic participant");
 
     private static final Pattern NARAYANA = Pattern.compile("ARJUNA\\d");
+
+    private static final Pattern LIBERTY_TRANSACTIONS = Pattern.compile("WTRN\\d");
+
+    /**
+     * XA heuristic codes and heuristic exceptions, counted on the transaction managers' own lines only: an
+     * application's stack trace also names them ({@code Caused by: jakarta.transaction.HeuristicMixedException})
+     * when a commit it made meets a hazard the server already logged, and that is the same outcome, not another.
+     */
+    private static final Pattern XA_OR_EXCEPTION = Pattern.compile("XA_HEUR|Heuristic(Mixed|Rollback|Commit|Hazard)Exception");
 
     /** A resource record's outcome field when the outcome is not heuristic. */
     private static final Pattern RECORD_FIELD = Pattern.compile("heuristic: TwoPhaseOutcome\\.(?!HEURISTIC)[A-Z_]+");
@@ -44,6 +52,10 @@ public final class HeuristicLines {
 
     public static boolean isHeuristic(String line) {
         if (LIBERTY.matcher(line).find() || ANY_SERVER.matcher(line).find()) {
+            return true;
+        }
+        boolean transactionManager = NARAYANA.matcher(line).find() || LIBERTY_TRANSACTIONS.matcher(line).find();
+        if (transactionManager && XA_OR_EXCEPTION.matcher(line).find()) {
             return true;
         }
         return NARAYANA.matcher(line).find() && HEURISTIC_WORD.matcher(RECORD_FIELD.matcher(line).replaceAll("")).find();

@@ -44,9 +44,18 @@ class HeuristicLinesTest {
     }
 
     @Test
-    void xaCodesExceptionsAndLibertysMessagesAre() {
-        assertTrue(HeuristicLines.isHeuristic("ERROR [some.Class] commit failed: XAException.XA_HEURHAZ"));
-        assertTrue(HeuristicLines.isHeuristic("ERROR [some.Class] jakarta.transaction.HeuristicMixedException"));
+    void xaCodesAndExceptionsCountOnTheTransactionManagersLinesOnly() {
+        assertTrue(HeuristicLines.isHeuristic("WARN  [com.arjuna.ats.jta] ARJUNA016036: commit on < formatId=131077 >"
+                + " failed with exception $XAException.XA_HEURHAZ"));
+        assertTrue(HeuristicLines.isHeuristic("[12/2/26] 00000021 com.ibm.tx.jta.impl.RegisteredResources E WTRN0047E:"
+                + " An exception was caught: jakarta.transaction.HeuristicMixedException"));
+        // the application's own stack trace of a commit whose hazard the transaction manager logged already
+        assertFalse(HeuristicLines.isHeuristic("Caused by: jakarta.transaction.HeuristicMixedException"));
+        assertFalse(HeuristicLines.isHeuristic("ERROR [io.undertow.request] commit failed: XAException.XA_HEURHAZ"));
+    }
+
+    @Test
+    void libertysMessagesAre() {
         assertTrue(HeuristicLines.isHeuristic("[12/2/26, 4:00:51:872 UTC] 00000021 com.ibm.tx.jta.impl.TransactionImpl"
                 + " E WTRN0102W: A heuristic condition may have occurred for transaction 00A1."));
         assertFalse(HeuristicLines.isHeuristic("INFO  [org.hibernate] a comment on heuristics in a non-Narayana line"));
@@ -59,11 +68,11 @@ class HeuristicLinesTest {
         Path oldest = dir.resolve("messages_26.12.02_08.09.01.0.log");
         Files.writeString(oldest, "a WTRN0075W first\nnothing\n");
         Files.writeString(older, "a WTRN0102W second\n");
-        Files.writeString(current, "nothing here\nXA_HEURRB third\n");
+        Files.writeString(current, "nothing here\nARJUNA012084 ... TwoPhaseOutcome.HEURISTIC_MIXED third\n");
         Files.writeString(dir.resolve("console.log"), "WTRN0075W not the messages log\n");
         Files.setLastModifiedTime(oldest, FileTime.from(Instant.parse("2026-12-02T08:09:59Z")));
         Files.setLastModifiedTime(older, FileTime.from(Instant.parse("2026-12-02T08:10:20Z")));
-        assertEquals(List.of("a WTRN0075W first", "a WTRN0102W second", "XA_HEURRB third"), HeuristicLines.read(current));
+        assertEquals(List.of("a WTRN0075W first", "a WTRN0102W second", "ARJUNA012084 ... TwoPhaseOutcome.HEURISTIC_MIXED third"), HeuristicLines.read(current));
     }
 
     @Test
