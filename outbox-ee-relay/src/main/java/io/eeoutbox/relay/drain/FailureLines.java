@@ -27,7 +27,7 @@ final class FailureLines {
         RETRIED, DEAD, LEASE_LOST
     }
 
-    private record Failure(OutboxMessage message, Throwable cause, Instant retryAfter) {
+    private record Failure(OutboxMessage message, Instant retryAfter) {
     }
 
     private record Key(Outcome outcome, String error) {
@@ -45,7 +45,7 @@ final class FailureLines {
     }
 
     void add(Outcome outcome, String error, OutboxMessage message, Throwable cause, Instant retryAfter) {
-        groups.computeIfAbsent(new Key(outcome, error), k -> new ArrayList<>()).add(new Failure(message, cause, retryAfter));
+        groups.computeIfAbsent(new Key(outcome, error), k -> new ArrayList<>()).add(new Failure(message, retryAfter));
         log.log(Level.FINE, cause, () -> "publish failure of " + message.logFields());
     }
 
