@@ -1,10 +1,12 @@
 package io.eeoutbox.jpa;
 
 import io.eeoutbox.InvalidEventException;
+import io.eeoutbox.jpa.generated.DeleteExpiredProcessedEventsParams;
 import io.eeoutbox.jpa.generated.ProcessedEventQueries;
 import io.eeoutbox.jpa.generated.RecordProcessedEventParams;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.UUID;
 
 /**
@@ -25,6 +27,9 @@ import java.util.UUID;
  * The record goes into {@code processed_events} in the consumer's transaction, so "applied" and
  * "recorded" commit or roll back together. Concurrent deliveries of the same id are serialised by
  * the primary key: the second waits for the first and then sees it.
+ *
+ * <p>Records are kept for a retention and then forgotten: by the relay's cleaner in the relay's own
+ * database, and by {@link #forgetOlderThan} where no relay runs on the consumer's database.
  */
 @ApplicationScoped
 public class Inbox {
@@ -46,5 +51,35 @@ public class Inbox {
         int inserted = new ProcessedEventQueries(resources.entityManager())
                 .recordProcessedEvent(new RecordProcessedEventParams(consumer, eventId));
         return inserted == 1;
+    }
+
+    /** The shortest retention {@link #forgetOlderThan} accepts; the relay's {@code outbox.relay.inbox.retention} has the same bounds. */
+    public static final Duration MIN_RETENTION = Duration.ofHours(1);
+    /** The longest retention {@link #forgetOlderThan} accepts. */
+    public static final Duration MAX_RETENTION = Duration.ofDays(36_500);
+    /** The most records one {@link #forgetOlderThan} call deletes. */
+    public static final int MAX_FORGET_BATCH = 100_000;
+
+    /**
+     * Deletes up to {@code batchSize} records older than {@code retention} by the database's clock, oldest first,
+     * in the caller's transaction, and returns how many it deleted. For a consumer whose database no relay
+     * cleans: call it from a timer, one transaction per call; a call that deletes {@code batchSize} records
+     * says more are due. The retention must be longer than any window in which the broker may deliver an event
+     * again, or that delivery is applied twice (docs/operations.md, "The inbox is cleaned").
+     *
+     * @throws IllegalArgumentException naming the parameter, when {@code retention} is outside {@link #MIN_RETENTION}
+     *         to {@link #MAX_RETENTION} or {@code batchSize} outside 1 to {@link #MAX_FORGET_BATCH}
+     */
+    public int forgetOlderThan(Duration retention, int batchSize) {
+        if (retention == null || retention.compareTo(MIN_RETENTION) < 0 || retention.compareTo(MAX_RETENTION) > 0) {
+            throw new IllegalArgumentException("retention: must be from " + MIN_RETENTION + " to P" + MAX_RETENTION.toDays() + "D, was " + retention);
+        }
+        if (batchSize < 1 || batchSize > MAX_FORGET_BATCH) {
+            throw new IllegalArgumentException("batchSize: must be from 1 to " + MAX_FORGET_BATCH + ", was " + batchSize);
+        }
+        resources.requireActiveTransaction("Inbox.forgetOlderThan");
+        return new ProcessedEventQueries(resources.entityManager())
+                .deleteExpiredProcessedEvents(new DeleteExpiredProcessedEventsParams(null, retention.toMillis(), batchSize))
+                .orElse(0);
     }
 }

@@ -24,6 +24,7 @@ import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -261,5 +262,45 @@ class JpaOutboxServiceIT {
         assertThatThrownBy(() -> inbox.firstDelivery("projection", UUID.randomUUID()))
                 .isInstanceOf(NoActiveTransactionException.class);
         assertThat(count("processed_events")).isEqualTo(2);
+    }
+
+    @Test
+    void aConsumerForgetsInboxRecordsOlderThanTheRetentionInItsOwnTransaction() throws Exception {
+        Inbox inbox = env.bean(Inbox.class);
+        db.execute("INSERT INTO processed_events (consumer, event_id, processed_at) VALUES "
+                + "('projection', gen_random_uuid(), now() - interval '40 days'), "
+                + "('billing', gen_random_uuid(), now() - interval '31 days'), "
+                + "('projection', gen_random_uuid(), now() - interval '29 days'), "
+                + "('projection', gen_random_uuid(), now())");
+
+        tm.begin();
+        assertThat(inbox.forgetOlderThan(Duration.ofDays(30), 10)).isEqualTo(2);
+        tm.rollback();
+        assertThat(count("processed_events")).as("a rolled-back cleanup deletes nothing").isEqualTo(4);
+
+        assertThat(env.inTransaction(() -> inbox.forgetOlderThan(Duration.ofDays(30), 1))).isEqualTo(1);
+        assertThat(db.queryLong("SELECT count(*) FROM processed_events WHERE processed_at < now() - interval '35 days'"))
+                .as("oldest first").isZero();
+        assertThat(env.inTransaction(() -> inbox.forgetOlderThan(Duration.ofDays(30), 1))).isEqualTo(1);
+        assertThat(env.inTransaction(() -> inbox.forgetOlderThan(Duration.ofDays(30), 1))).as("nothing more is due").isZero();
+        assertThat(count("processed_events")).as("the records within 30 days stay").isEqualTo(2);
+
+        assertThatThrownBy(() -> inbox.forgetOlderThan(Duration.ofDays(30), 1)).isInstanceOf(NoActiveTransactionException.class);
+    }
+
+    @Test
+    void forgettingRefusesARetentionOrBatchOutsideItsLimitsNamingIt() throws Exception {
+        Inbox inbox = env.bean(Inbox.class);
+        db.execute("INSERT INTO processed_events (consumer, event_id, processed_at) VALUES ('projection', gen_random_uuid(), now() - interval '2 hours')");
+        for (Duration bad : new Duration[] {null, Duration.ofMinutes(59), Duration.ofDays(36_501)}) {
+            assertThatThrownBy(() -> env.inTransaction(() -> inbox.forgetOlderThan(bad, 10)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retention")
+                    .hasMessageContaining("PT1H").hasMessageContaining("P36500D");
+        }
+        for (int bad : new int[] {0, -1, 100_001}) {
+            assertThatThrownBy(() -> env.inTransaction(() -> inbox.forgetOlderThan(Duration.ofHours(1), bad)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("batchSize").hasMessageContaining("100000");
+        }
+        assertThat(count("processed_events")).as("nothing deleted").isEqualTo(1);
     }
 }
