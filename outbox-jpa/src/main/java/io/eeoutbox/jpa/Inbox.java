@@ -72,7 +72,8 @@ public class Inbox {
      */
     public int forgetOlderThan(Duration retention, int batchSize) {
         if (retention == null || retention.compareTo(MIN_RETENTION) < 0 || retention.compareTo(MAX_RETENTION) > 0) {
-            throw new IllegalArgumentException("retention: must be from " + MIN_RETENTION + " to P" + MAX_RETENTION.toDays() + "D, was " + retention);
+            throw new IllegalArgumentException("retention: must be from 1 hour (" + MIN_RETENTION + ") to " + MAX_RETENTION.toDays()
+                    + " days (P" + MAX_RETENTION.toDays() + "D), was " + retention);
         }
         if (batchSize < 1 || batchSize > MAX_FORGET_BATCH) {
             throw new IllegalArgumentException("batchSize: must be from 1 to " + MAX_FORGET_BATCH + ", was " + batchSize);

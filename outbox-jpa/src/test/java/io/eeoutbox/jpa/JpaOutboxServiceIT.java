@@ -302,5 +302,8 @@ class JpaOutboxServiceIT {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("batchSize").hasMessageContaining("100000");
         }
         assertThat(count("processed_events")).as("nothing deleted").isEqualTo(1);
+        assertThat(env.inTransaction(() -> inbox.forgetOlderThan(Duration.ofDays(36_500), 100_000))).as("the limits themselves").isZero();
+        assertThatThrownBy(() -> inbox.forgetOlderThan(Duration.ofMinutes(1), 10)).as("refused before it needs a transaction")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retention");
     }
 }
