@@ -60,9 +60,10 @@ public final class LocalOrJtaBatch implements JmsPublisher.BatchTransaction {
         }
         boolean transacted = givesLocalTransactions();
         chosen = transacted ? local : jta;
+        String factory = factoryName + " (" + connectionFactory.getClass().getName() + ")";
         LOG.info(() -> "ee-outbox relay: each batch is sent in " + (transacted
-                ? "a local JMS transaction of " + factoryName
-                : "a JTA transaction holding only " + factoryName + " (the factory gives no local JMS transactions;"
+                ? "a local JMS transaction of " + factory
+                : "a JTA transaction holding only " + factory + " (the factory gives no local JMS transactions;"
                         + " a plain client connection factory avoids JTA and its heuristic outcomes, see"
                         + " docs/operations.md)"));
         return chosen;
