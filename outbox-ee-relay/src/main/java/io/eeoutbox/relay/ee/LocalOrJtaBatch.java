@@ -22,6 +22,12 @@ import java.util.logging.Logger;
  * local transaction has neither: its commit succeeds only when the broker stored the whole batch, and fails
  * otherwise.
  *
+ * <p>On the local path, a plain Artemis client factory (a WildFly {@code connection-factory}) keeps one context
+ * between batches, as its connection is costly to open; any other factory that gives local transactions gets a
+ * context for each batch ({@link PerBatchContext}), since its contexts may be the server's pooled handles (Open
+ * Liberty's default factory, which does not declare itself a resource adapter's:
+ * docs/results/relay/liberty-default-factory-path-2026-12-02.md).
+ *
  * <p>The choice is made at the first batch that reaches the broker (a factory cannot be asked while the broker is
  * down) and logged once.
  */
@@ -32,6 +38,7 @@ public final class LocalOrJtaBatch implements JmsPublisher.BatchTransaction {
     private final ConnectionFactory connectionFactory;
     private final String factoryName;
     private final JmsPublisher.BatchTransaction local;
+    private final JmsPublisher.BatchTransaction perBatch;
     private final JmsPublisher.BatchTransaction jta;
     private volatile JmsPublisher.BatchTransaction chosen;
 
@@ -39,6 +46,7 @@ public final class LocalOrJtaBatch implements JmsPublisher.BatchTransaction {
         this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
         this.factoryName = factoryName;
         this.local = JmsPublisher.BatchTransaction.sessionTransacted(connectionFactory);
+        this.perBatch = new PerBatchContext(connectionFactory);
         this.jta = new UserTransactionBatch(connectionFactory, transaction);
     }
 
@@ -50,7 +58,7 @@ public final class LocalOrJtaBatch implements JmsPublisher.BatchTransaction {
     /** Whether batches go in local JMS transactions; empty until the first batch reached the broker. */
     public java.util.Optional<Boolean> usesLocalTransactions() {
         JmsPublisher.BatchTransaction c = chosen;
-        return c == null ? java.util.Optional.empty() : java.util.Optional.of(c == local);
+        return c == null ? java.util.Optional.empty() : java.util.Optional.of(c != jta);
     }
 
     private JmsPublisher.BatchTransaction choose() {
@@ -59,10 +67,12 @@ public final class LocalOrJtaBatch implements JmsPublisher.BatchTransaction {
             return c;
         }
         boolean transacted = givesLocalTransactions();
-        chosen = transacted ? local : jta;
+        boolean kept = transacted && plainArtemisClient(connectionFactory);
+        chosen = !transacted ? jta : kept ? local : perBatch;
         String factory = factoryName + " (" + connectionFactory.getClass().getName() + ")";
         LOG.info(() -> "ee-outbox relay: each batch is sent in " + (transacted
-                ? "a local JMS transaction of " + factory
+                ? "a local JMS transaction of " + factory + (kept ? ", on one context kept between batches"
+                        : ", on a context of its own (the factory is not known as a plain client)")
                 : "a JTA transaction holding only " + factory + " (the factory gives no local JMS transactions;"
                         + " a plain client connection factory avoids JTA and its heuristic outcomes, see"
                         + " docs/operations.md)"));
@@ -93,6 +103,16 @@ public final class LocalOrJtaBatch implements JmsPublisher.BatchTransaction {
     static boolean containerManaged(Object factory) {
         for (Class<?> c = factory.getClass(); c != null; c = c.getSuperclass()) {
             if (implementsByName(c, "jakarta.resource.Referenceable")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the factory is Artemis' own client factory (WildFly's {@code connection-factory}, or used outside a server). */
+    static boolean plainArtemisClient(Object factory) {
+        for (Class<?> c = factory.getClass(); c != null; c = c.getSuperclass()) {
+            if (c.getName().equals("org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory")) {
                 return true;
             }
         }
