@@ -3,7 +3,6 @@ package io.eeoutbox.relay.ee;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
-import jakarta.jms.JMSRuntimeException;
 import java.util.Objects;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -28,25 +27,27 @@ final class PerBatchContext implements JmsPublisher.BatchTransaction {
     @Override
     public void run(JmsPublisher.BatchWork work) throws Exception {
         JMSContext context = connectionFactory.createContext(JMSContext.SESSION_TRANSACTED);
+        Throwable failure = null;
         try {
             work.sendAll(context);
             context.commit();
         } catch (Exception | Error e) {
+            failure = e;
             try {
                 context.rollback();
-            } catch (JMSRuntimeException rollbackFailure) {
+            } catch (RuntimeException rollbackFailure) {
                 e.addSuppressed(rollbackFailure);
             }
-            close(context, e);
             throw e;
+        } finally {
+            close(context, failure); // after a commit that returned, the broker has the batch whatever the close does
         }
-        close(context, null); // the commit returned: the broker has the batch, whatever the close does
     }
 
     private static void close(JMSContext context, Throwable failure) {
         try {
             context.close();
-        } catch (JMSRuntimeException e) {
+        } catch (RuntimeException e) {
             if (failure != null) {
                 failure.addSuppressed(e);
             } else {

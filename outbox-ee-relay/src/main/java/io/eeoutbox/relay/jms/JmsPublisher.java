@@ -39,7 +39,8 @@ import java.util.logging.Logger;
  * <h2>Transactions and duplicates</h2>
  * {@link #publishAll} sends a whole batch in <em>one broker transaction</em>, supplied by a
  * {@link BatchTransaction}: a {@link JMSContext#SESSION_TRANSACTED} context that is committed after the
- * last send ({@link BatchTransaction#sessionTransacted()}), outside a server and inside one whose
+ * last send ({@link BatchTransaction#sessionTransacted(ConnectionFactory)}, or a context for each batch inside a
+ * server whose factory is not a plain client's), outside a server and inside one whose
  * connection factory gives local transactions; with a container-managed factory, which refuses them, the
  * EE layer wraps the sends in a JTA {@code UserTransaction} instead (only the JMS resource takes part in it:
  * the relay's database connection is not enlisted). Either the broker stores the whole batch or none of it,
@@ -295,8 +296,8 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
         }
 
         /**
-         * Outside a server: one {@code SESSION_TRANSACTED} context, kept open between batches (a new
-         * one after any failure) and committed after each batch.
+         * One {@code SESSION_TRANSACTED} context, kept open between batches (a new one after any failure) and
+         * committed after each batch: outside a server, and inside one for a plain Artemis client factory.
          */
         static BatchTransaction sessionTransacted(ConnectionFactory connectionFactory) {
             return new SessionTransacted(connectionFactory);

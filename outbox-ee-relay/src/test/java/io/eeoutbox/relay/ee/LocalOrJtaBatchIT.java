@@ -78,6 +78,7 @@ class LocalOrJtaBatchIT {
             }
             assertThat(batches.usesLocalTransactions()).contains(true);
             assertThat(factory.transacted.get()).as("the probe, then one context for each of the 3 batches").isEqualTo(4);
+            assertThat(factory.others.get()).as("no batch failed and went out one message at a time").isZero();
             assertThat(broker.receive(10, 300)).hasSize(6);
         }
     }
@@ -91,6 +92,7 @@ class LocalOrJtaBatchIT {
     /** A factory the relay does not know (as a server's own would be), counting the contexts it hands out and those still open. */
     private static final class CountingFactory {
         final java.util.concurrent.atomic.AtomicInteger transacted = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.atomic.AtomicInteger others = new java.util.concurrent.atomic.AtomicInteger();
         final java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger();
         final jakarta.jms.ConnectionFactory proxy;
 
@@ -103,6 +105,8 @@ class LocalOrJtaBatchIT {
                         }
                         if (args != null && args.length == 1 && Integer.valueOf(jakarta.jms.JMSContext.SESSION_TRANSACTED).equals(args[0])) {
                             transacted.incrementAndGet();
+                        } else {
+                            others.incrementAndGet();
                         }
                         open.incrementAndGet();
                         return counted(context);
