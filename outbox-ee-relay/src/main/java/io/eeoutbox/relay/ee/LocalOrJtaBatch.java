@@ -24,7 +24,7 @@ import java.util.logging.Logger;
  *
  * <p>On the local path, a plain Artemis client factory (a WildFly {@code connection-factory}) keeps one context
  * between batches, as its connection is costly to open; any other factory that gives local transactions gets a
- * context for each batch ({@link PerBatchContext}), since its contexts may be the server's pooled handles (Open
+ * context for each batch ({@link JmsPublisher.BatchTransaction#contextPerBatch}), since its contexts may be the server's pooled handles (Open
  * Liberty's default factory, which does not declare itself a resource adapter's:
  * docs/results/relay/liberty-default-factory-path-2026-12-02.md).
  *
@@ -46,7 +46,7 @@ public final class LocalOrJtaBatch implements JmsPublisher.BatchTransaction {
         this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
         this.factoryName = factoryName;
         this.local = JmsPublisher.BatchTransaction.sessionTransacted(connectionFactory);
-        this.perBatch = new PerBatchContext(connectionFactory);
+        this.perBatch = JmsPublisher.BatchTransaction.contextPerBatch(connectionFactory);
         this.jta = new UserTransactionBatch(connectionFactory, transaction);
     }
 
@@ -131,5 +131,6 @@ public final class LocalOrJtaBatch implements JmsPublisher.BatchTransaction {
     @Override
     public void close() {
         local.close();
+        perBatch.close();
     }
 }

@@ -11,7 +11,6 @@ import jakarta.jms.Destination;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSProducer;
-import jakarta.jms.JMSRuntimeException;
 import jakarta.jms.TextMessage;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,8 +38,9 @@ import java.util.logging.Logger;
  * <h2>Transactions and duplicates</h2>
  * {@link #publishAll} sends a whole batch in <em>one broker transaction</em>, supplied by a
  * {@link BatchTransaction}: a {@link JMSContext#SESSION_TRANSACTED} context that is committed after the
- * last send ({@link BatchTransaction#sessionTransacted(ConnectionFactory)}, or a context for each batch inside a
- * server whose factory is not a plain client's), outside a server and inside one whose
+ * last send ({@link BatchTransaction#sessionTransacted(ConnectionFactory)}, or
+ * {@link BatchTransaction#contextPerBatch(ConnectionFactory)} inside a server whose factory is not a plain
+ * client's), outside a server and inside one whose
  * connection factory gives local transactions; with a container-managed factory, which refuses them, the
  * EE layer wraps the sends in a JTA {@code UserTransaction} instead (only the JMS resource takes part in it:
  * the relay's database connection is not enlisted). Either the broker stores the whole batch or none of it,
@@ -300,19 +300,32 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
          * committed after each batch: outside a server, and inside one for a plain Artemis client factory.
          */
         static BatchTransaction sessionTransacted(ConnectionFactory connectionFactory) {
-            return new SessionTransacted(connectionFactory);
+            return new SessionTransacted(connectionFactory, true);
+        }
+
+        /**
+         * A {@code SESSION_TRANSACTED} context for each batch, created when the batch starts and closed when it ends,
+         * within the executor task that runs it: for a factory whose contexts may be the server's pooled handles
+         * (Open Liberty's default factory), since such a handle belongs to the unit of work that got it
+         * (docs/decisions/0013-a-context-per-batch-unless-a-plain-client-factory.md). After a commit that returned,
+         * the broker has the batch whatever the close does.
+         */
+        static BatchTransaction contextPerBatch(ConnectionFactory connectionFactory) {
+            return new SessionTransacted(connectionFactory, false);
         }
     }
 
     private static final class SessionTransacted implements BatchTransaction {
         private final ConnectionFactory connectionFactory;
+        private final boolean keptBetweenBatches;
         private final ReentrantLock lock = new ReentrantLock();
         private JMSContext context; // guarded by lock
         /** Set by {@link #close()} while a batch runs: the batch closes the context when it ends. */
         private volatile boolean closeRequested;
 
-        SessionTransacted(ConnectionFactory connectionFactory) {
+        SessionTransacted(ConnectionFactory connectionFactory, boolean keptBetweenBatches) {
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+            this.keptBetweenBatches = keptBetweenBatches;
         }
 
         @Override
@@ -329,11 +342,14 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
                     // an Error too: the context is closed, so the next batch's commit cannot carry this one's messages
                     try {
                         context.rollback();
-                    } catch (JMSRuntimeException rollbackFailure) {
+                    } catch (RuntimeException rollbackFailure) {
                         e.addSuppressed(rollbackFailure);
                     }
-                    closeContext();
+                    closeContext(e);
                     throw e;
+                }
+                if (!keptBetweenBatches) {
+                    closeContext(null);
                 }
             } finally {
                 lock.unlock();
@@ -341,7 +357,7 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
             // after unlocking: a close() that found the lock taken has set the flag before its tryLock failed
             if (closeRequested && lock.tryLock()) {
                 try {
-                    closeContext();
+                    closeContext(null);
                 } finally {
                     lock.unlock();
                 }
@@ -357,19 +373,24 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
             closeRequested = true;
             if (lock.tryLock()) {
                 try {
-                    closeContext();
+                    closeContext(null);
                 } finally {
                     lock.unlock();
                 }
             }
         }
 
-        private void closeContext() {
+        /** @param failure the batch's own failure, which keeps a failed close as suppressed; null after a commit */
+        private void closeContext(Throwable failure) {
             if (context != null) {
                 try {
                     context.close();
-                } catch (JMSRuntimeException e) {
-                    LOG.log(Level.FINE, "closing the JMS context failed", e);
+                } catch (RuntimeException e) {
+                    if (failure != null) {
+                        failure.addSuppressed(e);
+                    } else {
+                        LOG.log(Level.FINE, "closing the JMS context failed", e);
+                    }
                 }
                 context = null;
             }
