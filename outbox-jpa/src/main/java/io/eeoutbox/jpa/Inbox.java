@@ -53,7 +53,11 @@ public class Inbox {
         return inserted == 1;
     }
 
-    /** The shortest retention {@link #forgetOlderThan} accepts; the relay's {@code outbox.relay.inbox.retention} has the same bounds. */
+    /**
+     * The shortest retention {@link #forgetOlderThan} accepts. The relay's {@code outbox.relay.inbox.retention} has
+     * the same bounds, and {@code outbox.relay.cleanup.batch-size} the same largest batch (RelayConfigTest keeps them
+     * equal; the relay's settings import nothing of a CDI bean).
+     */
     public static final Duration MIN_RETENTION = Duration.ofHours(1);
     /** The longest retention {@link #forgetOlderThan} accepts. */
     public static final Duration MAX_RETENTION = Duration.ofDays(36_500);

@@ -3,6 +3,7 @@ package io.eeoutbox.relay.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.eeoutbox.jpa.Inbox;
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.ee.ResourceNames;
 import java.time.Duration;
@@ -148,6 +149,23 @@ class RelayConfigTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(key + "=" + value)
                 .hasMessageContaining("allowed: " + allowed);
+    }
+
+    /**
+     * The relay's inbox cleanup and {@code Inbox.forgetOlderThan} run the same statement: a consumer that cleans its
+     * own inbox may use any retention and batch size the relay accepts, and no other.
+     */
+    @Test
+    void theInboxLimitsAreInboxForgetOlderThansLimits() {
+        assertThat(RelaySettings.INBOX_RETENTION.check(Inbox.MIN_RETENTION)).isEqualTo(Inbox.MIN_RETENTION);
+        assertThat(RelaySettings.INBOX_RETENTION.check(Inbox.MAX_RETENTION)).isEqualTo(Inbox.MAX_RETENTION);
+        assertThatThrownBy(() -> RelaySettings.INBOX_RETENTION.check(Inbox.MIN_RETENTION.minusMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RelaySettings.INBOX_RETENTION.check(Inbox.MAX_RETENTION.plusMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(RelaySettings.CLEANUP_BATCH_SIZE.check(Inbox.MAX_FORGET_BATCH)).isEqualTo(Inbox.MAX_FORGET_BATCH);
+        assertThatThrownBy(() -> RelaySettings.CLEANUP_BATCH_SIZE.check(Inbox.MAX_FORGET_BATCH + 1))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
