@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -312,88 +311,6 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
          */
         static BatchTransaction contextPerBatch(ConnectionFactory connectionFactory) {
             return new SessionTransacted(connectionFactory, false);
-        }
-    }
-
-    private static final class SessionTransacted implements BatchTransaction {
-        private final ConnectionFactory connectionFactory;
-        private final boolean keptBetweenBatches;
-        private final ReentrantLock lock = new ReentrantLock();
-        private JMSContext context; // guarded by lock
-        /** Set by {@link #close()} while a batch runs: the batch closes the context when it ends. */
-        private volatile boolean closeRequested;
-
-        SessionTransacted(ConnectionFactory connectionFactory, boolean keptBetweenBatches) {
-            this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
-            this.keptBetweenBatches = keptBetweenBatches;
-        }
-
-        @Override
-        public void run(BatchWork work) throws Exception {
-            lock.lock();
-            try {
-                if (context == null) {
-                    context = connectionFactory.createContext(JMSContext.SESSION_TRANSACTED);
-                }
-                try {
-                    work.sendAll(context);
-                    context.commit();
-                } catch (Exception | Error e) {
-                    // an Error too: the context is closed, so the next batch's commit cannot carry this one's messages
-                    try {
-                        context.rollback();
-                    } catch (RuntimeException rollbackFailure) {
-                        e.addSuppressed(rollbackFailure);
-                    }
-                    closeContext(e);
-                    throw e;
-                }
-                if (!keptBetweenBatches) {
-                    closeContext(null);
-                }
-            } finally {
-                lock.unlock();
-            }
-            // after unlocking: a close() that found the lock taken has set the flag before its tryLock failed
-            if (closeRequested && lock.tryLock()) {
-                try {
-                    closeContext(null);
-                } finally {
-                    lock.unlock();
-                }
-            }
-        }
-
-        /**
-         * Closes the context now when no batch is running; else the running batch closes it when it ends, so that
-         * an undeploy does not wait for a send that blocks (a full address with the BLOCK policy).
-         */
-        @Override
-        public void close() {
-            closeRequested = true;
-            if (lock.tryLock()) {
-                try {
-                    closeContext(null);
-                } finally {
-                    lock.unlock();
-                }
-            }
-        }
-
-        /** @param failure the batch's own failure, which keeps a failed close as suppressed; null after a commit */
-        private void closeContext(Throwable failure) {
-            if (context != null) {
-                try {
-                    context.close();
-                } catch (RuntimeException e) {
-                    if (failure != null) {
-                        failure.addSuppressed(e);
-                    } else {
-                        LOG.log(Level.FINE, "closing the JMS context failed", e);
-                    }
-                }
-                context = null;
-            }
         }
     }
 }
