@@ -203,7 +203,7 @@ public final class RelayConfig {
         return name.length() <= 100 ? name : name.substring(name.length() - 100);
     }
 
-    /** Sets settings in code: {@code RelayConfig.builder().set(RelaySettings.BATCH_SIZE, 500).build()}. */
+    /** Sets settings in code: {@code RelayConfig.builder().set(RelaySettings.BATCH_SIZE, 200).build()}. */
     public static final class Builder {
         private final Map<Setting<?>, Object> values;
 

@@ -130,7 +130,7 @@ final class DrainSection {
                 && Boolean.parseBoolean(System.getProperty("bench.diagnostics", "true"));
         List<Extra> extras = !diagnostics ? List.of() : List.of(
                 new Extra("batch-size 500, pipelined(false) (diagnostic)", 500, CompletionMode.MARK, null, false),
-                new Extra("batch-size 100 (the default)", 100, CompletionMode.MARK, null, true),
+                new Extra("batch-size 100", 100, CompletionMode.MARK, null, true),
                 new Extra("batch-size 1000", 1000, CompletionMode.MARK, null, true),
                 new Extra("batch-size 500, completion=delete", 500, CompletionMode.DELETE, null, true),
                 new Extra("batch-size 500, synchronous_commit=off on its connections (diagnostic)", 500,
@@ -155,7 +155,7 @@ final class DrainSection {
                 + "drain, then VACUUM ANALYZE and CHECKPOINT. Baseline: FetchOutboxBatch (LIMIT " + BASELINE_BATCH
                 + ", FOR UPDATE SKIP LOCKED) in a transaction held across the sends, one MarkOutboxProcessed per row, "
                 + "sequential publish; into JMS one non-transacted persistent send per message on a kept connection. "
-                + "ee-outbox: OutboxRelay with its defaults but batch-size " + RelaySettings.RECOMMENDED_BATCH_SIZE + " (within "
+                + "ee-outbox: OutboxRelay with its defaults (batch-size " + RelaySettings.RECOMMENDED_BATCH_SIZE + ", within "
                 + RelaySettings.BATCH_MAX_BYTES.defaultValue() / (1 << 20) + " MiB of payload), mark, pipelined; a pool of its own per instance; into "
                 + "JMS its JmsPublisher (one broker transaction per batch). Instances run in this JVM, each with its own "
                 + "connection(s) and broker connection. Machine CPU: all cores busy (2 = saturated); the part not in the JVM "

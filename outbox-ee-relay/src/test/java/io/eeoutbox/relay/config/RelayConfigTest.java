@@ -19,7 +19,7 @@ class RelayConfigTest {
         RelayConfig c = RelayConfig.defaults();
         ResourceNames names = ResourceNames.load(key -> java.util.Optional.empty());
         assertThat(c.enabled()).isTrue();
-        assertThat(c.batchSize()).isEqualTo(100);
+        assertThat(c.batchSize()).isEqualTo(500);
         assertThat(c.batchMaxBytes()).isEqualTo(4 * 1024 * 1024);
         assertThat(c.pollInterval()).isEmpty();
         assertThat(c.pollInterval(true)).isEqualTo(Duration.ofSeconds(5));

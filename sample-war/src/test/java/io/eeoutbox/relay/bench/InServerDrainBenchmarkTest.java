@@ -168,8 +168,8 @@ class InServerDrainBenchmarkTest {
                 + " (no consumer during the drain); both relays send through " + factoryName);
         results.environment("baseline: the reference article's algorithm (FetchOutboxBatch LIMIT " + BASELINE_BATCH
                 + " FOR UPDATE SKIP LOCKED in a transaction held across the sends, one MarkOutboxProcessed per row, one "
-                + "non-transacted persistent send per message); ee-outbox: OutboxRelay, its defaults but batch-size "
-                + RelaySettings.RECOMMENDED_BATCH_SIZE + ", NOTIFY off, the shipped JmsPublisher in one JTA transaction per "
+                + "non-transacted persistent send per message); ee-outbox: OutboxRelay, its defaults (batch-size "
+                + RelaySettings.RECOMMENDED_BATCH_SIZE + "), NOTIFY off, the shipped JmsPublisher in one JTA transaction per "
                 + "batch; the relay's non-JTA data source and the default managed executors");
         long started = System.nanoTime();
         boolean stoppedEarly = false;
@@ -377,8 +377,8 @@ class InServerDrainBenchmarkTest {
     }
 
     /**
-     * Starts {@code instances} ee-outbox relays (the library's defaults, NOTIFY off, batch-size 500 as in the
-     * benchmark's other drains) publishing with the shipped JMS publisher in a JTA transaction per batch, waits
+     * Starts {@code instances} ee-outbox relays (the library's defaults, batch-size 500 as in the benchmark's other
+     * drains, NOTIFY off) publishing with the shipped JMS publisher in a JTA transaction per batch, waits
      * until they have completed {@code expected} events, and stops them. Returns when ({@code System.nanoTime()})
      * the last of those events was completed.
      */

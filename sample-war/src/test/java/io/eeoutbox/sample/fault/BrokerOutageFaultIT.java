@@ -68,8 +68,8 @@ class BrokerOutageFaultIT {
         db.createHookTables();
         Map<String, String> relayProperties = new LinkedHashMap<>();
         relayProperties.put("outbox.relay.max-attempts", String.valueOf(MAX_ATTEMPTS));
-        // -Dfault.s2.batch-size=N runs this scenario's relay at another batch size (the default's
-        // is the relay's own); 500 is the size with which a CI run once left an event unapplied.
+        // -Dfault.s2.batch-size=N runs this scenario's relay at another batch size (by default the
+        // relay's own, 500: at its peak the outage defers a whole batch; docs/decisions/0011).
         String batchSize = System.getProperty("fault.s2.batch-size", "").trim();
         if (!batchSize.isEmpty()) {
             relayProperties.put("outbox.relay.batch-size", batchSize);
