@@ -24,8 +24,8 @@ import java.util.logging.Logger;
  *
  * <p>On the local path, a plain Artemis client factory (a WildFly {@code connection-factory}) keeps one context
  * between batches, as its connection is costly to open; any other factory that gives local transactions gets a
- * context for each batch ({@link JmsPublisher.BatchTransaction#contextPerBatch}), since its contexts may be the server's pooled handles (Open
- * Liberty's default factory, which does not declare itself a resource adapter's:
+ * context for each batch ({@link JmsPublisher.BatchTransaction#contextPerBatch}), since its contexts may be the
+ * server's pooled handles (Open Liberty's default factory, which does not declare itself a resource adapter's:
  * docs/results/relay/liberty-default-factory-path-2026-12-02.md).
  *
  * <p>The choice is made at the first batch that reaches the broker (a factory cannot be asked while the broker is

@@ -306,8 +306,7 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
          * A {@code SESSION_TRANSACTED} context for each batch, created when the batch starts and closed when it ends,
          * within the executor task that runs it: for a factory whose contexts may be the server's pooled handles
          * (Open Liberty's default factory), since such a handle belongs to the unit of work that got it
-         * (docs/decisions/0013-a-context-per-batch-unless-a-plain-client-factory.md). After a commit that returned,
-         * the broker has the batch whatever the close does.
+         * (docs/decisions/0013-a-context-per-batch-unless-a-plain-client-factory.md).
          */
         static BatchTransaction contextPerBatch(ConnectionFactory connectionFactory) {
             return new SessionTransacted(connectionFactory, false);
