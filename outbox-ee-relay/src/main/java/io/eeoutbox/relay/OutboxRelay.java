@@ -7,6 +7,7 @@ import io.eeoutbox.relay.cleanup.OutboxCleaner;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.drain.DrainLoop;
 import io.eeoutbox.relay.drain.ErrorTexts;
+import io.eeoutbox.relay.drain.GuardedListener;
 import io.eeoutbox.relay.drain.RelayCounters;
 import io.eeoutbox.relay.store.JdbcOutboxStore;
 import io.eeoutbox.relay.store.OutboxStore;
@@ -88,7 +89,7 @@ public final class OutboxRelay {
         this.executor = Objects.requireNonNull(b.executor, "executor");
         this.publisher = Objects.requireNonNull(b.publisher, "publisher");
         this.clock = b.clock != null ? b.clock : Clock.systemUTC();
-        this.listener = b.listener != null ? b.listener : new RelayListener() { };
+        this.listener = GuardedListener.of(b.listener != null ? b.listener : new RelayListener() { });
         this.nanoTime = b.nanoTime != null ? b.nanoTime : System::nanoTime;
         this.store = b.store != null ? b.store : new JdbcOutboxStore(
                 Objects.requireNonNull(b.dataSource, "dataSource (or store)"), config.synchronousCommit());
@@ -103,7 +104,8 @@ public final class OutboxRelay {
         this.trigger = new CoalescingTrigger(config.name(), executor, this::drainOnce);
         this.notifyListener = config.notifyEnabled() ? b.notifyListener(this::wakeUp, this::runNow) : null;
         this.waiters = new WaiterRegistration(store, config.name(),
-                () -> notifyListener == null ? null : notifyListener.identity(), config.busyPollInterval(), nanoTime);
+                () -> notifyListener == null ? null : notifyListener.identity(), config.busyPollInterval(),
+                this::currentPollInterval, nanoTime);
         this.schedule = new WakeSchedule(config.name(), executor, nanoTime, new ScheduleCallbacks());
     }
 
@@ -264,7 +266,12 @@ public final class OutboxRelay {
         return waiters.waiting() && awaitingWakeUp();
     }
 
-    public Instant brokerHeldUntil() { return drainLoop.brokerHoldUntil(); } // null: not waiting out a broker outage
+    /** When the relay stops waiting out a broker outage (shown on this server's clock), or null when it is not waiting. */
+    public Instant brokerHeldUntil() {
+        Duration left = drainLoop.brokerHoldLeft();
+        return left == null ? null : clock.instant().plus(left);
+    }
+
     public RelayConfig config() {
         return config;
     }
@@ -315,13 +322,11 @@ public final class OutboxRelay {
         Instant at = clock.instant();
         counters.loopRan(at); // also while waiting out a broker outage: the loop is alive (liveness)
         listener.loopRan(at);
-        if (!ignoreHold && drainLoop.holdsForBroker(at)) {
+        Duration held = ignoreHold ? null : drainLoop.brokerHoldLeft();
+        if (held != null) {
             // Look again when the hold ends: a relay that was busy when the broker failed is not
             // registered for notifications (V8), so none would wake it then.
-            Instant until = drainLoop.brokerHoldUntil();
-            if (until != null) {
-                schedule.followUp(Duration.between(at, until).plusMillis(1));
-            }
+            schedule.followUp(held.plusMillis(1));
             return;
         }
         try {

@@ -8,6 +8,7 @@ import io.eeoutbox.spi.BrokerUnavailableException;
 import io.eeoutbox.spi.RelayListener;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -135,11 +136,12 @@ final class BatchCompletion {
         if (unavailable.isEmpty()) {
             return;
         }
-        Instant retryAfter = retries.nextDeferral(now);
+        Duration delay = retries.nextDeferral();
+        Instant retryAfter = now.plus(delay); // the store passes the delay: the database adds it to its own clock
         Throwable first = unavailable.values().iterator().next();
         String error = ErrorTexts.describe(first);
         int deferred = session.defer(ids(List.copyOf(unavailable.keySet())), token, now, retryAfter, error);
-        retries.holdUntil(retryAfter);
+        retries.holdFor(delay);
         LOG.warning(() -> "broker unavailable: " + deferred + " events deferred until " + retryAfter
                 + " (not counted as attempts) relay=" + config.name() + " error=" + error);
         for (Map.Entry<OutboxMessage, Throwable> e : unavailable.entrySet()) {

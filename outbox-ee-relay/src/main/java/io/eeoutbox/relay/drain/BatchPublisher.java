@@ -5,8 +5,6 @@ import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.spi.PublishResult;
 import io.eeoutbox.spi.Publisher;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,24 +24,23 @@ final class BatchPublisher {
 
     private final Publisher publisher;
     private final RelayConfig config;
-    private final Clock clock;
     private final LongSupplier nanoTime;
     private final BooleanSupplier stopping;
     private final LeaseBudget budget;
 
-    BatchPublisher(Publisher publisher, RelayConfig config, Clock clock, LongSupplier nanoTime, BooleanSupplier stopping) {
+    BatchPublisher(Publisher publisher, RelayConfig config, LongSupplier nanoTime, BooleanSupplier stopping) {
         this.publisher = publisher;
         this.config = config;
-        this.clock = clock;
         this.nanoTime = nanoTime;
         this.stopping = stopping;
         this.budget = new LeaseBudget(config.lease());
     }
 
-    Round publish(List<OutboxMessage> batch, Instant lockedUntil) {
+    /** @param leaseEnd when the claim's lease ends, a {@code nanoTime} value (no later than the database's) */
+    Round publish(List<OutboxMessage> batch, long leaseEnd) {
         List<OutboxMessage> published = new ArrayList<>(batch.size());
         Map<OutboxMessage, Throwable> failures = new LinkedHashMap<>();
-        Instant deadline = budget.deadline(lockedUntil);
+        long deadline = budget.deadline(leaseEnd);
         int next = 0;
         while (next < batch.size()) {
             if (stopping.getAsBoolean()) {
@@ -51,7 +48,7 @@ final class BatchPublisher {
                 LOG.fine(() -> "relay " + config.name() + " stopping: releasing " + rest + " unpublished rows");
                 break;
             }
-            int chunk = budget.nextChunk(clock.instant(), deadline, batch.size() - next);
+            int chunk = budget.nextChunk(nanoTime.getAsLong(), deadline, batch.size() - next);
             if (chunk == 0) {
                 int rest = batch.size() - next;
                 LOG.warning(() -> "relay " + config.name() + ": the claim's lease (" + config.lease()

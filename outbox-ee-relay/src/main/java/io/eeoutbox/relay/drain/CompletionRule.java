@@ -26,13 +26,16 @@ final class CompletionRule {
     }
 
     /**
-     * Whether a batch rides on the next claim ({@link CarriedBatch}): only when that is switched on, the batch
-     * was full (so a next claim follows at once) and published whole, the drain may go on claiming, and either
-     * completions run inline or publishing was fast (see {@link #FUSE_BELOW_NANOS}).
+     * Whether a batch rides on the next claim ({@link CarriedBatch}): only when that is switched on, a next claim
+     * follows at once ({@code claimFollows}: the batch was full, or ordered mode, which claims again after any
+     * batch that published), the batch was published whole, the drain may go on claiming, and either
+     * completions run inline, publishing was fast (see {@link #FUSE_BELOW_NANOS}), or the mode is ordered: there
+     * the next claim must see this batch completed (its aggregates' next events are due only then), so there is
+     * nothing to overlap and one statement does both.
      */
-    static boolean withNextClaim(boolean fusedEnabled, Completer completer, long publishNanos, boolean full,
-                                 boolean allPublished, boolean mayClaim) {
-        return fusedEnabled && full && allPublished && mayClaim
-                && (completer.inline() || publishNanos < FUSE_BELOW_NANOS);
+    static boolean withNextClaim(boolean fusedEnabled, Completer completer, long publishNanos, boolean claimFollows,
+                                 boolean allPublished, boolean mayClaim, boolean ordered) {
+        return fusedEnabled && claimFollows && allPublished && mayClaim
+                && (ordered || completer.inline() || publishNanos < FUSE_BELOW_NANOS);
     }
 }

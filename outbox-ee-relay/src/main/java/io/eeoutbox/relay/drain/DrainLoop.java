@@ -50,13 +50,12 @@ public final class DrainLoop {
         this.config = Objects.requireNonNull(b.config, "config");
         this.clock = b.clock != null ? b.clock : Clock.systemUTC();
         this.nanoTime = b.nanoTime != null ? b.nanoTime : System::nanoTime;
-        this.listener = b.listener != null ? b.listener : new RelayListener() { };
+        this.listener = GuardedListener.of(b.listener != null ? b.listener : new RelayListener() { });
         this.counters = b.counters != null ? b.counters : new RelayCounters();
         this.mayClaim = b.mayClaim != null ? b.mayClaim : () -> true;
         BooleanSupplier stopping = b.stopping != null ? b.stopping : () -> false;
-        this.retries = new RetryPlanner(Objects.requireNonNull(b.backoff, "backoff"));
-        this.publisher = new BatchPublisher(Objects.requireNonNull(b.publisher, "publisher"), config, clock, nanoTime,
-                stopping);
+        this.retries = new RetryPlanner(Objects.requireNonNull(b.backoff, "backoff"), nanoTime);
+        this.publisher = new BatchPublisher(Objects.requireNonNull(b.publisher, "publisher"), config, nanoTime, stopping);
         this.completion = new BatchCompletion(config, clock, retries, listener, counters);
         this.floor = new ClaimFloor(config.claimRescanInterval());
         this.completionExecutor = b.completionExecutor;
@@ -93,7 +92,10 @@ public final class DrainLoop {
                 BatchOutcome outcome = runBatch(session, completer, carry);
                 carry = outcome.carry();
                 total += outcome.claimed();
-                if (!outcome.full() || outcome.end() != BatchOutcome.End.NONE) {
+                // Ordered mode goes on after any batch that published: completing an event makes its aggregate's
+                // next one due, which no notification announces (decision 0014).
+                boolean more = outcome.full() || (config.ordered() && outcome.published() > 0);
+                if (!more || outcome.end() != BatchOutcome.End.NONE) {
                     break; // after a broker outage the next batch would fail the same way (see holdsForBroker)
                 }
             }
@@ -107,13 +109,13 @@ public final class DrainLoop {
     }
 
     /** See {@link RetryPlanner#holdsForBroker}. */
-    public boolean holdsForBroker(Instant now) {
-        return retries.holdsForBroker(now);
+    public boolean holdsForBroker() {
+        return retries.holdsForBroker();
     }
 
-    /** When the broker hold ends, or null when there is none. */
-    public Instant brokerHoldUntil() {
-        return retries.brokerHoldUntil();
+    /** How long the broker hold still lasts, or null when there is none (or it has ended). */
+    public Duration brokerHoldLeft() {
+        return retries.brokerHoldLeft();
     }
 
     /** Claims, publishes and completes one batch on {@code session}, before returning. */
@@ -126,6 +128,9 @@ public final class DrainLoop {
     /** @param carry the previous batch, completed by this claim's statement; or null */
     private BatchOutcome runBatch(OutboxStore.Session session, Completer completer, CarriedBatch carry)
             throws SQLException {
+        if (config.ordered()) {
+            completer.flush(); // the claim must see the previous batch completed: its successors are due then
+        }
         long started = nanoTime.getAsLong();
         Instant now = clock.instant();
         UUID token = UUID.randomUUID();
@@ -155,7 +160,8 @@ public final class DrainLoop {
         Round round;
         counters.publishing(lockedUntil); // liveness: a slow publish within its lease is not a stuck relay
         try {
-            round = publisher.publish(plan.publish(), lockedUntil);
+            // The lease counted from before the claim (the database's lease starts later): on the monotonic clock.
+            round = publisher.publish(plan.publish(), started + config.lease().toNanos());
         } finally {
             counters.publishDone();
         }
@@ -164,14 +170,14 @@ public final class DrainLoop {
         List<OutboxMessage> unpublished = new ArrayList<>(plan.holdBack().size() + round.unpublished().size());
         unpublished.addAll(plan.holdBack());
         unpublished.addAll(round.unpublished());
-        for (OutboxMessage m : round.published()) {
-            listener.published(m);
-        }
         boolean allPublished = unpublished.isEmpty() && round.failures().isEmpty();
-        if (CompletionRule.withNextClaim(fused, completer, publishNanos, full, allPublished, mayClaim.getAsBoolean())) {
+        reportDueRows(round.published(), unpublished);
+        if (CompletionRule.withNextClaim(fused, completer, publishNanos, full || config.ordered(), allPublished,
+                mayClaim.getAsBoolean(), config.ordered())) {
             retries.brokerReached();
-            return new BatchOutcome(claimed.size(), true, round.published().size(), 0, BatchOutcome.End.NONE,
-                    new CarriedBatch(token, round.published(), started));
+            CarriedBatch carried = new CarriedBatch(token, round.published(), started);
+            announcePublished(round);
+            return new BatchOutcome(claimed.size(), true, round.published().size(), 0, BatchOutcome.End.NONE, carried);
         }
         completer.submit(s -> {
             completion.settle(s, token, round, unpublished);
@@ -180,6 +186,7 @@ public final class DrainLoop {
             listener.batchCompleted(claimed.size(), round.published().size(), round.failures().size(),
                     Duration.ofNanos(elapsed));
         });
+        announcePublished(round); // after the completion is handed over: the listener cannot keep it from running
         BatchOutcome.End end = BatchOutcome.End.NONE;
         if (!round.unpublished().isEmpty()) {
             end = BatchOutcome.End.CUT_SHORT;
@@ -188,6 +195,27 @@ public final class DrainLoop {
             end = BatchOutcome.End.BROKER_UNAVAILABLE;
         }
         return new BatchOutcome(claimed.size(), full, round.published().size(), unpublished.size(), end, null);
+    }
+
+    private void announcePublished(Round round) {
+        for (OutboxMessage m : round.published()) {
+            listener.published(m);
+        }
+    }
+
+    /**
+     * Tells the claim floor where rows may have become due below it: unpublished rows given back (due again at
+     * once) and, in ordered mode, the next event of each completed one (due once that is completed).
+     */
+    private void reportDueRows(List<OutboxMessage> published, List<OutboxMessage> unpublished) {
+        for (OutboxMessage m : unpublished) {
+            floor.mayBeDueFrom(m.seq());
+        }
+        if (config.ordered()) {
+            for (OutboxMessage m : published) {
+                floor.mayBeDueFrom(m.seq() + 1);
+            }
+        }
     }
 
     /** Sets up a drain loop; {@code store}, {@code publisher}, {@code backoff} and {@code config} are required. */

@@ -1,7 +1,6 @@
 package io.eeoutbox.relay.drain;
 
 import java.time.Duration;
-import java.time.Instant;
 
 /**
  * Decides how much of a claimed batch may still be handed to the publisher before the claim's lease
@@ -9,16 +8,19 @@ import java.time.Instant;
  * claim the same rows while they are being sent. The budget learns how long a message takes to
  * publish (a moving average) and splits the batch when the rest would not fit; rows that do not fit
  * are released for the next claim.
+ *
+ * <p>Times are {@link System#nanoTime()} values: a wall clock stepped back (an NTP correction) mid-publish would
+ * otherwise let the publish run past the database's lease.
  */
 final class LeaseBudget {
 
     private static final double WEIGHT = 0.3;
 
-    private final Duration margin;
+    private final long marginNanos;
     private double nanosPerMessage; // 0 until the first measurement
 
     LeaseBudget(Duration lease) {
-        this.margin = safetyMargin(lease);
+        this.marginNanos = safetyMargin(lease).toNanos();
     }
 
     /** A fifth of the lease: publishing stops that long before the lease ends. */
@@ -26,9 +28,9 @@ final class LeaseBudget {
         return lease.dividedBy(5);
     }
 
-    /** The last instant at which publishing may still start for a claim leased until {@code lockedUntil}. */
-    Instant deadline(Instant lockedUntil) {
-        return lockedUntil.minus(margin);
+    /** The last moment (nanoTime) at which publishing may still start for a claim whose lease ends at {@code leaseEnd}. */
+    long deadline(long leaseEnd) {
+        return leaseEnd - marginNanos;
     }
 
     /**
@@ -36,14 +38,14 @@ final class LeaseBudget {
      * they fit before {@code deadline}, fewer when not, at least one while the deadline is ahead, and
      * none once it has passed.
      */
-    int nextChunk(Instant now, Instant deadline, int remaining) {
-        if (remaining <= 0 || !now.isBefore(deadline)) {
+    int nextChunk(long now, long deadline, int remaining) {
+        if (remaining <= 0 || deadline - now <= 0) {
             return 0;
         }
         if (nanosPerMessage <= 0) {
             return remaining;
         }
-        double left = Duration.between(now, deadline).toNanos();
+        double left = deadline - now;
         long fit = (long) Math.floor(left / nanosPerMessage);
         return (int) Math.max(1, Math.min(remaining, fit));
     }

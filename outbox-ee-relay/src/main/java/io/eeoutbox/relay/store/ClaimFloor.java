@@ -17,6 +17,11 @@ import java.util.Deque;
  * rows of transactions that committed more than an interval after they inserted (a row of a transaction
  * shorter than the interval is above the bound: the bound was claimed before that row's seq was drawn).
  *
+ * <p>Ordered mode adds rows that become due below the bound: an event is due only once its aggregate's
+ * previous event is completed, and that event may lie anywhere below the last claim (a grouped backlog puts
+ * each aggregate's events next to each other). The drain reports each completed batch with
+ * {@link #mayBeDueFrom}, and the next claim starts no higher than that (docs/decisions/0014-ordered-claims-start-below-what-they-completed.md).
+ *
  * <p>Not thread-safe: one drain at a time uses it. Times are {@link System#nanoTime()} values.
  */
 public final class ClaimFloor {
@@ -27,14 +32,24 @@ public final class ClaimFloor {
     private long continueAt = -1; // after a full claim: where the next claim of the same run starts
     private long lastFullNanos;
     private boolean fullDone;
+    private long dueFrom = Long.MAX_VALUE; // the lowest seq that may have become due since the last claim started
 
     /** @param rescanInterval zero: every claim starts at 0 (no bound) */
     public ClaimFloor(Duration rescanInterval) {
         this.intervalNanos = rescanInterval.toNanos();
     }
 
-    /** The seq the next claim starts at, {@code now} being its start: 0 when a full rescan is due. */
+    /**
+     * The seq the next claim starts at, {@code now} being its start: 0 when a full rescan is due; never above
+     * what {@link #mayBeDueFrom} reported since the previous claim started.
+     */
     public long next(long now) {
+        long due = dueFrom;
+        dueFrom = Long.MAX_VALUE;
+        return Math.min(due, start(now));
+    }
+
+    private long start(long now) {
         // The rescan comes first, also in the middle of a backlog: retries that are due, released or expired leases
         // (a crashed relay's) and late-committed rows wait at most one interval, not until the backlog is gone.
         if (intervalNanos == 0 || !fullDone || now - lastFullNanos >= intervalNanos) {
@@ -71,6 +86,14 @@ public final class ClaimFloor {
         claims.addLast(new long[] {startedAt, lowestSeq});
     }
 
+    /**
+     * Rows from {@code seq} on may have become due since the last claim started (ordered mode: the next event
+     * of an aggregate whose event at {@code seq - 1} was just completed); the next claim starts there or lower.
+     */
+    public void mayBeDueFrom(long seq) {
+        dueFrom = Math.min(dueFrom, Math.max(0L, seq));
+    }
+
     /** A drain ended: its next claim does not go on after the last one (rows it released lie below). */
     public void runEnded() {
         continueAt = -1;
@@ -82,5 +105,6 @@ public final class ClaimFloor {
         continueAt = -1;
         floor = 0;
         fullDone = false;
+        dueFrom = Long.MAX_VALUE;
     }
 }

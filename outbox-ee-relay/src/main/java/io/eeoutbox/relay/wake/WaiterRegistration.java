@@ -29,7 +29,11 @@ import java.util.logging.Logger;
  * </ul>
  *
  * <p>Without a LISTEN connection (NOTIFY off, or the listener is reconnecting) nothing is registered
- * and the relay waits for its fallback poll or an in-JVM wake-up. When the schema has no V8 (or the
+ * and no notification can come: after a look that found nothing the relay looks again after the busy-poll
+ * interval, then after twice that, and so on, doubling while the looks find nothing, until the delay reaches
+ * the fallback poll; from then on only the poll (and in-JVM wake-ups) start a look. So a relay that was busy a
+ * moment ago finds events that arrive a few milliseconds apart within milliseconds, and an idle relay still
+ * sends about one claim per poll (issue 29; docs/decisions/0005-busy-poll-and-notify-only-while-waiting.md). When the schema has no V8 (or the
  * relay's role may not write the table), the relay says so once, tries again a minute later, and
  * meanwhile producers notify as V5 alone has them do (without V8) or not at all (missing grant).
  * A failed registration statement never fails the drain: the relay keeps looking and tries again.
@@ -53,10 +57,12 @@ public final class WaiterRegistration {
     private final String relayName;
     private final Supplier<ListenerId> listener; // null while not listening
     private final Duration busyPoll;
+    private final Supplier<Duration> pollInterval;
     private final LongSupplier nanoTime;
     private State state = State.NONE;
     private ListenerId registered; // the listener our row names, null when we think there is none
     private int busyStreak;
+    private int emptyStreak; // looks in a row that found nothing
     private int retries;
     private boolean renew;
     private boolean errorLogged;
@@ -65,11 +71,12 @@ public final class WaiterRegistration {
     private boolean closed;
 
     public WaiterRegistration(OutboxStore store, String relayName, Supplier<ListenerId> listener, Duration busyPoll,
-                       LongSupplier nanoTime) {
+                       Supplier<Duration> pollInterval, LongSupplier nanoTime) {
         this.store = Objects.requireNonNull(store, "store");
         this.relayName = Objects.requireNonNull(relayName, "relayName");
         this.listener = Objects.requireNonNull(listener, "listener");
         this.busyPoll = Objects.requireNonNull(busyPoll, "busyPoll");
+        this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
     }
 
@@ -86,8 +93,10 @@ public final class WaiterRegistration {
         boolean polling = !busyPoll.isZero();
         if (claimed > 0) {
             busyStreak++;
+            emptyStreak = 0;
         } else {
             busyStreak = 0;
+            emptyStreak = Math.min(emptyStreak + 1, 62);
         }
         try {
             Duration next = decide(claimed, polling);
@@ -135,8 +144,11 @@ public final class WaiterRegistration {
             }
             return busyPoll;
         }
-        if (now == null || state == State.WAITING) {
+        if (state == State.WAITING) {
             return null;
+        }
+        if (now == null) {
+            return polling ? soonerThanThePoll() : null;
         }
         if (state == State.NONE) {
             store.registerWaiter(now, relayName);
@@ -152,6 +164,19 @@ public final class WaiterRegistration {
         Duration first = polling ? busyPoll : MIN_RETRY;
         long millis = first.toMillis() << Math.min(retries - 1, 10);
         return Duration.ofMillis(Math.max(1, Math.min(millis, max(MAX_RETRY, first).toMillis())));
+    }
+
+    /**
+     * Without notifications, after the {@code emptyStreak}-th look in a row that found nothing: the busy-poll
+     * interval doubled once per further empty look, or null (the fallback poll) once that reaches the poll.
+     */
+    private Duration soonerThanThePoll() {
+        long poll = pollInterval.get().toNanos();
+        long delay = busyPoll.toNanos();
+        for (int i = 1; i < emptyStreak && delay < poll; i++) {
+            delay *= 2;
+        }
+        return delay < poll ? Duration.ofNanos(delay) : null;
     }
 
     /** The relay stops: withdraws the registration (best effort; a stale row only makes producers notify). */

@@ -328,10 +328,11 @@ class DrainLoopTest {
         publisher.failing(m -> m.eventType().equals("a2") && m.attempt() == 1);
         DrainLoop loop = loop(config(10).toBuilder().set(RelaySettings.ORDERED, true).build());
 
+        // a1 and b1; then a2 fails (attempt 1) and b2 goes; then a2 waits for its backoff, a3 for a2: nothing
         loop.drain();
-        assertThat(publisher.published).extracting(OutboxMessage::eventType).containsExactly("a1", "b1");
-        loop.drain(); // a2 fails (attempt 1); b2 goes
-        loop.drain(); // a2 waits for its backoff, a3 waits for a2
+        assertThat(publisher.calls).hasSize(2);
+        assertThat(publisher.calls.get(0)).extracting(OutboxMessage::eventType).containsExactly("a1", "b1");
+        loop.drain();
         assertThat(publisher.published).extracting(OutboxMessage::eventType).containsExactly("a1", "b1", "b2");
         clock.advance(Duration.ofSeconds(2));
         loop.drain();
@@ -339,6 +340,54 @@ class DrainLoopTest {
         assertThat(publisher.published).extracting(OutboxMessage::eventType).containsExactly("a1", "b1", "b2", "a2", "a3");
         assertThat(publisher.calls).allSatisfy(batch -> assertThat(batch).extracting(OutboxMessage::aggregateId)
                 .doesNotHaveDuplicates());
+    }
+
+    /**
+     * The stall of issue 29: each aggregate's events next to each other in seq. A claim takes every aggregate's
+     * head; their next events lie below where the following claim started, and become due only when the heads
+     * are completed. Half a second passes per batch (a broker), so the claim floor moves up meanwhile.
+     */
+    @ParameterizedTest(name = "{0} aggregates x {1} events, batch size {2}")
+    @org.junit.jupiter.params.provider.CsvSource({"5, 4, 5", "5, 4, 3", "1, 6, 5", "4, 3, 100"})
+    void orderedModeDrainsAGroupedBacklogInOneDrain(int aggregates, int perAggregate, int batchSize) throws Exception {
+        for (int a = 0; a < aggregates; a++) {
+            for (int e = 0; e < perAggregate; e++) {
+                store.insert("account", "A" + a, "A" + a + "-" + e);
+            }
+        }
+        publisher.beforeBatch(batch -> clock.advance(Duration.ofMillis(500)));
+        DrainLoop loop = loop(config(batchSize).toBuilder().set(RelaySettings.ORDERED, true).build());
+
+        int claimed = loop.drain();
+
+        assertThat(claimed).as("one drain claims the whole backlog: no event waits for the next poll")
+                .isEqualTo(aggregates * perAggregate);
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo((long) aggregates * perAggregate);
+        for (int a = 0; a < aggregates; a++) {
+            String aggregate = "A" + a;
+            assertThat(publisher.published).filteredOn(m -> m.aggregateId().equals(aggregate))
+                    .extracting(OutboxMessage::eventType).as("aggregate %s in write order", aggregate)
+                    .containsExactlyElementsOf(java.util.stream.IntStream.range(0, perAggregate)
+                            .mapToObj(e -> aggregate + "-" + e).toList());
+        }
+        assertThat(publisher.calls).allSatisfy(batch -> assertThat(batch).extracting(OutboxMessage::aggregateId)
+                .doesNotHaveDuplicates());
+    }
+
+    @ParameterizedTest(name = "completed with the next claim: {0}")
+    @ValueSource(booleans = {true, false})
+    void orderedModeStopsAfterAClaimThatFindsNothing(boolean fused) throws Exception {
+        store.insert("order", "A", "a1");
+        RelayConfig config = config(10).toBuilder().set(RelaySettings.ORDERED, true).build();
+        DrainLoop loop = DrainLoop.builder().store(store).publisher(publisher).backoff(BACKOFF).config(config)
+                .clock(clock).nanoTime(() -> clock.instant().toEpochMilli() * 1_000_000L).fused(fused).build();
+
+        assertThat(loop.drain()).isEqualTo(1);
+
+        assertThat(store.calls).as("a claim, then one look for a2 that finds nothing and ends the drain")
+                .filteredOn(c -> !c.equals("open") && !c.equals("close"))
+                .containsExactlyElementsOf(fused ? List.of("claim", "complete+claim:MARK:1")
+                        : List.of("claim", "complete:MARK:1", "claim"));
     }
 
     @Test
@@ -465,14 +514,91 @@ class DrainLoopTest {
         assertThat(loop.drain()).isEqualTo(10);
         assertThat(batchesTried).containsExactly(10);
         assertThat(store.count(r -> r.retryAfter != null)).isEqualTo(10);
-        assertThat(loop.holdsForBroker(clock.instant())).isTrue();
-        assertThat(loop.holdsForBroker(clock.instant().plusSeconds(1))).as("until the deferral's retry time").isFalse();
+        assertThat(loop.holdsForBroker()).isTrue();
+        assertThat(loop.brokerHoldLeft()).as("until the deferral's retry time").isEqualTo(Duration.ofSeconds(1));
 
         clock.set(clock.instant().plusSeconds(1));
+        assertThat(loop.holdsForBroker()).isFalse();
         brokerUp.set(true);
         assertThat(loop.drain()).isEqualTo(50);
-        assertThat(loop.holdsForBroker(clock.instant())).as("a successful publish ends the outage").isFalse();
+        assertThat(loop.holdsForBroker()).as("a successful publish ends the outage").isFalse();
         assertThat(store.count(r -> r.processedAt != null)).isEqualTo(50);
+    }
+
+    @ParameterizedTest(name = "completed with the next claim: {0}")
+    @ValueSource(booleans = {true, false})
+    void aListenerThatThrowsAnErrorDoesNotKeepPublishedRowsFromBeingMarked(boolean fused) throws Exception {
+        for (int i = 0; i < 25; i++) {
+            store.insert("order", "o" + i, "order.created");
+        }
+        RelayListener throwing = new RelayListener() {
+            @Override
+            public void published(OutboxMessage message) {
+                throw new NoClassDefFoundError("io/metrics/Counter"); // a metrics sink missing a class
+            }
+
+            @Override
+            public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
+                throw new AssertionError("a test latch's assertion");
+            }
+        };
+        DrainLoop loop = DrainLoop.builder().store(store).publisher(publisher).listener(throwing).backoff(BACKOFF)
+                .config(config(10)).clock(clock).nanoTime(() -> clock.instant().toEpochMilli() * 1_000_000L)
+                .fused(fused).build();
+
+        assertThat(loop.drain()).isEqualTo(25);
+
+        assertThat(store.count(r -> r.processedAt != null)).as("every published row marked").isEqualTo(25);
+        assertThat(store.count(r -> r.claimToken != null)).as("none left leased, to be published again").isZero();
+        assertThat(publisher.published).hasSize(25);
+    }
+
+    @Test
+    void aWallClockSteppedBackDoesNotStretchTheBrokerHold() throws Exception {
+        store.insert("order", "o1", "order.created");
+        java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong(-5_000_000_000L);
+        AtomicBoolean brokerUp = new AtomicBoolean(false);
+        DrainLoop loop = DrainLoop.builder().store(store).publisher(outagePublisher(brokerUp, new ArrayList<>()))
+                .backoff(BACKOFF).config(config(10)).clock(clock).nanoTime(nanos::get).build();
+        loop.drain();
+        assertThat(loop.brokerHoldLeft()).isEqualTo(Duration.ofSeconds(1));
+
+        clock.set(clock.instant().minus(Duration.ofHours(1))); // an NTP correction mid-hold
+        nanos.addAndGet(999_000_000L);
+        assertThat(loop.brokerHoldLeft()).isEqualTo(Duration.ofMillis(1));
+        nanos.addAndGet(1_000_000L);
+        assertThat(loop.holdsForBroker()).as("the hold ends one second on, whatever the wall clock says").isFalse();
+    }
+
+    @Test
+    void aWallClockSteppedBackMidPublishDoesNotLetThePublishOutliveItsLease() throws Exception {
+        // Each publish call takes 30 s while the wall clock is stepped back 30 s: by the wall clock no time passes.
+        java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+        List<Long> callsStartedAt = Collections.synchronizedList(new ArrayList<>());
+        publisher.beforeBatch(batch -> {
+            callsStartedAt.add(nanos.get());
+            nanos.addAndGet(Duration.ofSeconds(30).toNanos());
+            clock.set(clock.instant().minusSeconds(30));
+        });
+        RelayConfig config = config(10); // lease PT60S: publishing may start until 48 s after the claim
+        DrainLoop loop = DrainLoop.builder().store(store).publisher(publisher).backoff(BACKOFF).config(config)
+                .clock(clock).nanoTime(nanos::get).build();
+        store.insert("order", "o0", "order.created");
+        store.insert("order", "o1", "order.created");
+        loop.drain(); // the budget learns: 15 s a message
+        callsStartedAt.clear();
+        for (int i = 0; i < 10; i++) {
+            store.insert("order", "p" + i, "order.created");
+        }
+        long claimedAt = nanos.get();
+
+        loop.drain();
+
+        assertThat(callsStartedAt).as("no publish call starts past the lease's safety margin (monotonic time)")
+                .allSatisfy(t -> assertThat(t - claimedAt).isLessThan(Duration.ofSeconds(48).toNanos()));
+        assertThat(publisher.published).hasSizeLessThan(12);
+        assertThat(store.count(r -> r.processedAt == null && r.claimToken == null))
+                .as("the rest released for the next claim").isEqualTo(12L - publisher.published.size());
     }
 
     /**

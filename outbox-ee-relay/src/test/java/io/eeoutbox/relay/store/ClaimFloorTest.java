@@ -66,6 +66,41 @@ class ClaimFloorTest {
     }
 
     @Test
+    void aClaimStartsNoHigherThanRowsReportedDueSinceTheLastClaim() {
+        ClaimFloor floor = new ClaimFloor(Duration.ofSeconds(1));
+        assertThat(floor.next(0)).isZero();
+        floor.claimed(0, 1, 4991, true); // ordered mode: the heads of 500 aggregates of 10 events each
+        floor.mayBeDueFrom(2);
+        floor.mayBeDueFrom(12);
+        assertThat(floor.next(1)).as("the next event of the first completed head, not after the batch's last row")
+                .isEqualTo(2);
+        floor.claimed(1, 2, 4992, true);
+        assertThat(floor.next(2)).as("reported once: then the batch's continuation").isEqualTo(4993);
+    }
+
+    @Test
+    void rowsReportedDueBelowTheBoundAreFoundByTheNextDrainToo() {
+        ClaimFloor floor = new ClaimFloor(Duration.ofSeconds(1));
+        floor.next(0);
+        floor.claimed(0, 100, 120, false);
+        floor.next(S / 2);
+        floor.claimed(S / 2, 300, 320, false);
+        floor.next(S + 1); // the rescan
+        floor.claimed(S + 1, 400, 420, false);
+        floor.mayBeDueFrom(250);
+        floor.runEnded();
+        assertThat(floor.next(S + S / 2 + 1)).as("the bound is 300 by now, but 250 was reported").isEqualTo(250);
+        floor.mayBeDueFrom(150);
+        assertThat(floor.next(S + S / 2 + 2)).isEqualTo(150);
+        assertThat(floor.next(S + S / 2 + 3)).isEqualTo(300);
+        floor.mayBeDueFrom(5);
+        floor.reset();
+        floor.next(S + S / 2 + 4);
+        floor.claimed(S + S / 2 + 4, 400, 420, false);
+        assertThat(floor.next(S + S / 2 + 5)).as("a reset forgets the report with the bound").isZero();
+    }
+
+    @Test
     void zeroIntervalOrAResetMeansFromTheHead() {
         ClaimFloor off = new ClaimFloor(Duration.ZERO);
         off.claimed(0, 100, 200, true);

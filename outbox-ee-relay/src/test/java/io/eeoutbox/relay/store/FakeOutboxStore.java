@@ -126,12 +126,12 @@ public final class FakeOutboxStore implements OutboxStore {
         return claimRows(c);
     }
 
-    /** Like the V7 claim: up to batchSize rows, stopping once they hold maxBytes of payload (UTF-8 here). */
+    /** Like the V9 claim: from seq minSeq, up to batchSize rows, stopping once they hold maxBytes of payload (UTF-8 here). */
     private Claimed claimRows(Claim c) {
         List<Row> due = new ArrayList<>();
         for (Row r : rows.values()) {
-            if (!r.pending() || r.deadAt != null || r.attempts >= c.maxAttempts()) {
-                continue;
+            if (!r.pending() || r.deadAt != null || r.attempts >= c.maxAttempts() || r.seq < c.minSeq()) {
+                continue; // like V9: the claim starts at seq minSeq
             }
             if (r.retryAfter != null && r.retryAfter.isAfter(c.now())) {
                 continue;

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 class WaiterRegistrationTest {
 
     private static final Duration BUSY = Duration.ofMillis(10);
+    private static final Duration POLL = Duration.ofSeconds(1);
     private static final ListenerId L1 = new ListenerId(4242, Instant.parse("2026-12-01T00:00:00Z"));
     private static final ListenerId L2 = new ListenerId(4343, Instant.parse("2026-12-01T00:05:00Z"));
 
@@ -97,7 +98,7 @@ class WaiterRegistrationTest {
     private final WaiterRegistration waiters = registration(BUSY);
 
     private WaiterRegistration registration(Duration busy) {
-        return new WaiterRegistration(store, "unit", () -> listening, busy, () -> nanos);
+        return new WaiterRegistration(store, "unit", () -> listening, busy, () -> POLL, () -> nanos);
     }
 
     @Test
@@ -145,9 +146,37 @@ class WaiterRegistrationTest {
     }
 
     @Test
+    void withoutNotificationsEmptyLooksComeSoonAfterWorkThenDoubleUpToThePoll() {
+        listening = null; // NOTIFY off
+        assertThat(waiters.afterDrain(40)).isEqualTo(BUSY);
+        List<Long> delays = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            Duration d = waiters.afterDrain(0);
+            delays.add(d == null ? null : d.toMillis());
+        }
+        assertThat(delays).as("10 ms doubling while the looks find nothing; then only the 1 s fallback poll")
+                .containsExactly(10L, 20L, 40L, 80L, 160L, 320L, 640L, null, null, null, null, null);
+        assertThat(waiters.afterDrain(1)).as("work again").isEqualTo(BUSY);
+        assertThat(waiters.afterDrain(0)).as("the next empty look comes soon again").isEqualTo(BUSY);
+        assertThat(store.calls).as("nothing registered without a LISTEN connection").isEmpty();
+
+        WaiterRegistration wakeUpsOnly = registration(Duration.ZERO);
+        wakeUpsOnly.afterDrain(3);
+        assertThat(wakeUpsOnly.afterDrain(0)).as("busy poll off: the fallback poll only").isNull();
+    }
+
+    @Test
     void withoutAListenConnectionNothingIsRegisteredAndAReplacedConnectionsRowIsWithdrawn() {
         listening = null;
-        assertThat(waiters.afterDrain(0)).isNull();
+        waiters.afterDrain(0);
+        waiters.afterDrain(0);
+        waiters.afterDrain(0);
+        waiters.afterDrain(0);
+        waiters.afterDrain(0);
+        waiters.afterDrain(0);
+        waiters.afterDrain(0);
+        waiters.afterDrain(0);
+        assertThat(waiters.afterDrain(0)).as("idle: the poll only").isNull();
         assertThat(store.calls).isEmpty();
 
         listening = L1;
@@ -191,8 +220,8 @@ class WaiterRegistrationTest {
     @Test
     void withoutV8TheRelayLeavesProducersAsTheyAreAndChecksAgainAMinuteLater() {
         store.fail = new SQLException("relation \"outbox_relay_waiters\" does not exist", "42P01");
-        assertThat(waiters.afterDrain(0)).isNull();
-        assertThat(waiters.afterDrain(0)).isNull();
+        assertThat(waiters.afterDrain(0)).as("no registration: notifications are not to be relied on").isNull();
+        assertThat(waiters.afterDrain(0)).as("so the looks come soon, as without NOTIFY").isEqualTo(BUSY.multipliedBy(2));
         assertThat(waiters.afterDrain(4)).isEqualTo(BUSY);
         assertThat(store.calls).containsExactly("register 4242");
 
