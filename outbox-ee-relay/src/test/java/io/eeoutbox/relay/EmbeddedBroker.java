@@ -35,6 +35,15 @@ public final class EmbeddedBroker implements AutoCloseable {
     private volatile Predicate<org.apache.activemq.artemis.api.core.Message> refuse = m -> false;
 
     public EmbeddedBroker() throws Exception {
+        this(-1, null);
+    }
+
+    /**
+     * A broker whose queue's address holds at most {@code maxSizeBytes} of messages, then does what {@code whenFull}
+     * says (Artemis' {@code address-full-policy}: FAIL refuses sends, BLOCK makes them wait for space).
+     */
+    public EmbeddedBroker(long maxSizeBytes, org.apache.activemq.artemis.core.settings.impl.AddressFullMessagePolicy whenFull)
+            throws Exception {
         int id = IDS.incrementAndGet();
         url = "vm://" + id;
         Configuration config = new ConfigurationImpl()
@@ -44,6 +53,10 @@ public final class EmbeddedBroker implements AutoCloseable {
                 .setJMXManagementEnabled(false)
                 .addAcceptorConfiguration("in-vm", url);
         config.addQueueConfiguration(QueueConfiguration.of(QUEUE).setRoutingType(RoutingType.ANYCAST));
+        if (whenFull != null) {
+            config.addAddressSetting(QUEUE, new org.apache.activemq.artemis.core.settings.impl.AddressSettings()
+                    .setMaxSizeBytes(maxSizeBytes).setAddressFullMessagePolicy(whenFull));
+        }
         config.registerBrokerPlugin(new ActiveMQServerMessagePlugin() {
             @Override
             public void beforeSend(ServerSession session, Transaction tx, org.apache.activemq.artemis.api.core.Message message,
@@ -94,6 +107,12 @@ public final class EmbeddedBroker implements AutoCloseable {
             }
         }
         return messages;
+    }
+
+    /** The bytes the queue's address holds now, as its paging store counts them (what a size limit compares). */
+    public long addressSize() throws Exception {
+        return server.getActiveMQServer().getPagingManager()
+                .getPageStore(org.apache.activemq.artemis.api.core.SimpleString.of(QUEUE)).getAddressSize();
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.eeoutbox.relay.backoff.RetryPlanner;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.store.OutboxStore;
 import io.eeoutbox.spi.BrokerUnavailableException;
+import io.eeoutbox.spi.DestinationUnavailableException;
 import io.eeoutbox.spi.RelayListener;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -142,7 +143,9 @@ final class BatchCompletion {
         String error = ErrorTexts.describe(first);
         int deferred = session.defer(ids(List.copyOf(unavailable.keySet())), token, now, retryAfter, error);
         retries.holdFor(delay);
-        LOG.warning(() -> "broker unavailable: " + deferred + " events deferred until " + retryAfter
+        String what = first instanceof DestinationUnavailableException d
+                ? "destination " + d.destination() + " cannot take messages now" : "broker unavailable";
+        LOG.warning(() -> what + ": " + deferred + " events deferred until " + retryAfter
                 + " (not counted as attempts) relay=" + config.name() + " error=" + error);
         for (Map.Entry<OutboxMessage, Throwable> e : unavailable.entrySet()) {
             OutboxMessage m = e.getKey();

@@ -3,6 +3,7 @@ package io.eeoutbox.relay.jms;
 import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.spi.BrokerUnavailableException;
+import io.eeoutbox.spi.DestinationUnavailableException;
 import io.eeoutbox.spi.PublishResult;
 import io.eeoutbox.spi.Publisher;
 import jakarta.jms.ConnectionFactory;
@@ -48,7 +49,10 @@ import java.util.logging.Logger;
  * own, so that one message the broker refuses fails alone and its neighbours go through. When no
  * connection can be opened, or a send fails because the connection is gone, the remaining messages
  * fail with {@link BrokerUnavailableException}: the relay then retries them without counting an
- * attempt, so a broker outage creates no dead letters.
+ * attempt, so a broker outage creates no dead letters. So do the messages of a send that the broker refuses
+ * because the destination is full (Artemis' {@code FAIL} address policy while the consumers are down, a JMS
+ * {@code ResourceAllocationException}): they fail with {@link DestinationUnavailableException}, and a consumer
+ * outage creates no dead letters either.
  *
  * <p>Delivery is at least once. A message is sent again when the relay dies, or loses its database
  * connection, after the broker committed the batch and before the rows were marked; and when a
@@ -123,6 +127,8 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
                     // again, and no message of the batch is at fault.
                     return allUnavailable(batch, 0, e, new LinkedHashMap<>());
                 }
+                // A full destination is found out one by one too: what still fits goes (a batch may be larger than
+                // the room left, or than the whole destination), and the first refusal defers the rest.
                 LOG.log(Level.FINE, e, () -> "batch of " + batch.size() + " to " + destinationName
                         + " failed as a whole; sending its messages one by one");
             }
@@ -153,7 +159,7 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
                 try {
                     send(context, producer, m, true);
                 } catch (JMSException | RuntimeException e) {
-                    if (isConnectionFailure(e)) {
+                    if (isConnectionFailure(e) || isDestinationFull(e)) {
                         return allUnavailable(batch, i, e, failures);
                     }
                     failures.put(m.id(), e);
@@ -171,7 +177,7 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
 
     /** None of the messages was sent: "broker unavailable" when the connection is gone, else each fails with it. */
     private PublishResult notSent(List<OutboxMessage> batch, RuntimeException cause, Map<UUID, Throwable> failures) {
-        if (isConnectionFailure(cause)) {
+        if (isConnectionFailure(cause) || isDestinationFull(cause)) {
             return allUnavailable(batch, 0, cause, failures);
         }
         for (OutboxMessage m : batch) {
@@ -180,11 +186,17 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
         return PublishResult.of(failures);
     }
 
-    /** Messages {@code from..end} fail as "broker unavailable", which the relay does not count as attempts. */
+    /**
+     * Messages {@code from..end} fail as "broker unavailable" (or "destination full"), which the relay does not
+     * count as attempts.
+     */
     private PublishResult allUnavailable(List<OutboxMessage> batch, int from, Exception cause,
                                          Map<UUID, Throwable> failures) {
-        BrokerUnavailableException unavailable = new BrokerUnavailableException(
-                "the broker behind " + destinationName + " cannot be reached: " + cause, cause);
+        BrokerUnavailableException unavailable = isDestinationFull(cause)
+                ? new DestinationUnavailableException(destinationName, "the destination " + destinationName
+                        + " is full and takes no messages now (its consumers are down or behind): " + cause, cause)
+                : new BrokerUnavailableException("the broker behind " + destinationName + " cannot be reached: "
+                        + cause, cause);
         for (OutboxMessage m : batch.subList(from, batch.size())) {
             failures.put(m.id(), unavailable);
         }
@@ -218,6 +230,22 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
             }
             String name = t.getClass().getSimpleName();
             if (name.contains("NotConnected") || name.contains("ConnectionTimedOut") || name.contains("UnBlocked")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether the broker refused a send because the destination is full, not because of the message: a JMS
+     * {@code ResourceAllocationException} or an exception whose class name says so (Artemis'
+     * {@code ActiveMQAddressFullException}, "AMQ229102: Address ... is full", under the {@code FAIL} policy).
+     */
+    static boolean isDestinationFull(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof jakarta.jms.ResourceAllocationException
+                    || t instanceof jakarta.jms.ResourceAllocationRuntimeException
+                    || t.getClass().getSimpleName().contains("AddressFull")) {
                 return true;
             }
         }

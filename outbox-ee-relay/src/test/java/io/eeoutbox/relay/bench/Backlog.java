@@ -42,12 +42,27 @@ final class Backlog {
      * nothing but JDBC, so the in-server benchmark uses it too.
      */
     static List<UUID> insert(Connection c, int n, String aggregateType) throws SQLException {
+        return insert(c, n, aggregateType, i -> "o-" + i);
+    }
+
+    /** Like {@link #insert(BenchDatabase, int)}, event {@code i} of aggregate {@code aggregateId.apply(i)}. */
+    static List<UUID> insert(BenchDatabase db, int n, java.util.function.IntFunction<String> aggregateId)
+            throws SQLException {
+        PGSimpleDataSource ds = db.db().dataSource();
+        ds.setReWriteBatchedInserts(true);
+        try (Connection c = ds.getConnection()) {
+            return insert(c, n, "order", aggregateId);
+        }
+    }
+
+    private static List<UUID> insert(Connection c, int n, String aggregateType,
+                                     java.util.function.IntFunction<String> aggregateId) throws SQLException {
         List<UUID> ids = new ArrayList<>(n);
         c.setAutoCommit(false);
         try (PreparedStatement ps = c.prepareStatement(OutboxEventSql.INSERT_OUTBOX_EVENT)) {
             for (int i = 0; i < n; i++) {
                 UUID id = uuidV7();
-                String order = "o-" + i;
+                String order = aggregateId.apply(i);
                 SqlValues.setUuid(ps, 1, id);
                 SqlValues.setText(ps, 2, aggregateType);
                 SqlValues.setText(ps, 3, order);

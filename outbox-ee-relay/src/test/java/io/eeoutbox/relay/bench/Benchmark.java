@@ -54,7 +54,7 @@ public final class Benchmark {
             results.environment("database: " + db.describe());
             db.checkpoints(settings.size().equals("full"));
             try (BenchContext ctx = new BenchContext(settings, results, db)) {
-                for (int section = 1; section <= 6; section++) {
+                for (int section = 1; section <= 7; section++) {
                     if (!settings.sections().contains(section)) {
                         continue;
                     }
@@ -70,6 +70,7 @@ public final class Benchmark {
                                 case 4 -> IdleSection.run(ctx);
                                 case 5 -> SteadyStateSection.run(ctx);
                                 case 6 -> KafkaDrainSection.run(ctx);
+                                case 7 -> OrderedDrainSection.run(ctx);
                                 default -> throw new IllegalStateException("no section " + section);
                             }
                         } catch (Exception | AssertionError e) {

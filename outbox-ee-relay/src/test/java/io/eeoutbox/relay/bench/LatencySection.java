@@ -16,13 +16,16 @@ import java.util.UUID;
  * (a relay can publish before the producer's commit call has returned: such events count as 0).
  *
  * <p>Three ways to wake the relay: NOTIFY on (trigger plus a LISTEN connection; the fallback poll
- * is then 5 s); NOTIFY off (only the 1 s fallback poll, as for a relay on another server); and
- * NOTIFY off with the in-JVM after-commit hint (the relay in the producers' JVM).
+ * is then 5 s); NOTIFY off (no wake-up at all, as for a relay on another server: looks after the busy-poll
+ * interval, doubling after each empty look up to the 1 s fallback poll); and NOTIFY off with the in-JVM
+ * after-commit hint (the relay in the producers' JVM).
  */
 final class LatencySection {
 
     static final int SECTION = 3;
     static final double MAX_P99_NOTIFY_MS = 50;
+    /** Issue 29: without NOTIFY, events that arrive milliseconds apart must not wait for the fallback poll. */
+    static final double MAX_P99_POLL_MS = 100;
     static final int THREADS = 4;
     static final double FALLBACK_RATE = 1000;
 
@@ -31,7 +34,7 @@ final class LatencySection {
 
     enum Wakeup {
         NOTIFY("NOTIFY on"),
-        POLL("NOTIFY off, fallback poll only"),
+        POLL("NOTIFY off, no wake-up (adaptive poll)"),
         HINT("NOTIFY off, in-JVM commit hint");
 
         final String label;
@@ -92,11 +95,13 @@ final class LatencySection {
                         ctx.results.find(SECTION, scenario, "p99").median(), MAX_P99_NOTIFY_MS, false, "ms", rateBasis));
             }
             if (w == Wakeup.POLL) {
+                ctx.results.target(new Results.Target("p99 commit-to-publish without NOTIFY at half load",
+                        ctx.results.find(SECTION, scenario, "p99").median(), MAX_P99_POLL_MS, false, "ms", rateBasis));
                 double maxMs = ctx.results.find(SECTION, scenario, "max").median();
                 long busyMs = RelayInstance.config("bench-latency", false).build().busyPollInterval().toMillis();
                 ctx.results.note(SECTION, String.format(Locale.ROOT, "Without NOTIFY and without the in-JVM hint the "
-                        + "relay finds events by its busy poll while they keep coming (a look every %d ms after a drain "
-                        + "that found events) and, after a pause in the load, by its fallback poll (%d ms): max %.0f ms.",
+                        + "relay finds events by its looks: %d ms after a drain that found events, then twice as long "
+                        + "after each look that found nothing, up to its fallback poll (%d ms): max %.0f ms.",
                         busyMs, poll.toMillis(), maxMs));
             }
         }

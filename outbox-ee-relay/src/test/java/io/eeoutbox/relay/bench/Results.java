@@ -78,7 +78,8 @@ final class Results {
             3, "Commit-to-publish latency at about half the producer limit",
             4, "Idle cost and the price of the NOTIFY trigger",
             5, "Steady state: producers at full speed with the relay running",
-            6, "Drain rate of a backlog into Kafka (acks=all)");
+            6, "Drain rate of a backlog into Kafka (acks=all)",
+            7, "Ordered mode: drain rate by backlog layout, beside unordered mode");
 
     private final List<String> environment = new ArrayList<>();
     private final List<Figure> figures = new ArrayList<>();

@@ -48,6 +48,22 @@ class JmsFailureClassificationTest {
         assertThat(JmsPublisher.isBrokerUnreachable(closed)).isFalse();
     }
 
+    /** As Artemis names it: a send refused under the FAIL address policy. */
+    static final class ActiveMQAddressFullException extends Exception {
+        ActiveMQAddressFullException() {
+            super("AMQ229102: Address \"outbox.events\" is full.");
+        }
+    }
+
+    @Test
+    void aFullDestinationIsAnOutageNotTheMessagesFault() {
+        assertThat(JmsPublisher.isDestinationFull(wrapped(new ActiveMQAddressFullException()))).isTrue();
+        assertThat(JmsPublisher.isDestinationFull(new jakarta.jms.ResourceAllocationRuntimeException("queue full")))
+                .isTrue();
+        assertThat(JmsPublisher.isDestinationFull(wrapped(new IllegalArgumentException("AMQ229204: message too large"))))
+                .isFalse();
+    }
+
     @Test
     void aRefusedMessageIsTheMessagesOwnFailure() {
         RuntimeException refused = wrapped(new IllegalArgumentException("AMQ229204: message too large"));

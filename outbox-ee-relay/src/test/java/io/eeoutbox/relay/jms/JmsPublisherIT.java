@@ -180,4 +180,28 @@ class JmsPublisherIT {
         publisher.close();
         broker = new EmbeddedBroker();
     }
+
+    @Test
+    void aFullQueueDefersWhatItCannotTakeAsItsDestinationsOutageAndTakesItOnceConsumed() throws Exception {
+        broker.close();
+        broker = new EmbeddedBroker(20_000, org.apache.activemq.artemis.core.settings.impl.AddressFullMessagePolicy.FAIL);
+        try (JmsPublisher publisher = JmsPublisher.standalone(broker.connectionFactory(), broker.queue())) {
+            int stored = 0;
+            PublishResult result = PublishResult.allPublished();
+            for (int round = 0; round < 100 && result.failures().isEmpty(); round++) {
+                List<OutboxMessage> batch = batch("a", "b", "c", "d", "e");
+                result = publisher.publishAll(batch);
+                stored += batch.size() - result.failures().size();
+            }
+            assertThat(result.failures()).as("the queue filled up").isNotEmpty();
+            assertThat(result.failures().values()).as("each failure names the full destination, not the message")
+                    .allSatisfy(f -> assertThat(f).isInstanceOf(io.eeoutbox.spi.DestinationUnavailableException.class)
+                            .hasMessageContaining("is full"));
+            assertThat(publisher.publishAll(batch("f")).failures()).as("still full").hasSize(1);
+
+            assertThat(broker.receive(stored + 100, 500)).as("the consumers come back").hasSize(stored);
+            List<OutboxMessage> again = batch("g", "h", "i");
+            assertThat(publisher.publishAll(again).failures()).as("the destination takes messages again").isEmpty();
+        }
+    }
 }
