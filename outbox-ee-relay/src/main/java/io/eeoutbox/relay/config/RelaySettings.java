@@ -40,7 +40,8 @@ public final class RelaySettings {
 
     public static final Setting<Duration> BUSY_POLL_INTERVAL = Setting.duration("outbox.relay.busy-poll-interval",
             Duration.ofMillis(5), Duration.ZERO, Duration.ofSeconds(10), "after a drain that claimed events, look"
-                    + " again this soon, until a look finds nothing (`PT0S`: wake-ups only;"
+                    + " again this soon, until a look finds nothing; without NOTIFY, then twice as long after each empty"
+                    + " look up to the fallback poll (`PT0S`: wake-ups only;"
                     + " [decision 0005](docs/decisions/0005-busy-poll-and-notify-only-while-waiting.md))");
 
     public static final Setting<Integer> MAX_ATTEMPTS = Setting.integer("outbox.relay.max-attempts", 10, 1, 1000,
