@@ -152,7 +152,7 @@ final class Results {
             md.append("- ").append(e).append('\n');
         }
         md.append("\nEach cell: median of the runs, and (min-max) when there were several.\n");
-        for (int section = 1; section <= 6; section++) {
+        for (int section = 1; section <= SECTIONS.size(); section++) {
             final int s = section;
             List<Figure> of = figures.stream().filter(f -> f.section() == s).toList();
             List<String> sectionNotes = notes.getOrDefault(s, List.of());
