@@ -49,6 +49,11 @@ public final class EmbeddedBroker implements AutoCloseable {
         Configuration config = new ConfigurationImpl()
                 .setName("outbox-test-" + id)
                 .setPersistenceEnabled(false)
+                // A bounded address pages even without persistence: its files go under target/, not the work tree.
+                .setPagingDirectory("target/artemis-" + id + "/paging")
+                .setBindingsDirectory("target/artemis-" + id + "/bindings")
+                .setJournalDirectory("target/artemis-" + id + "/journal")
+                .setLargeMessagesDirectory("target/artemis-" + id + "/large-messages")
                 .setSecurityEnabled(false)
                 .setJMXManagementEnabled(false)
                 .addAcceptorConfiguration("in-vm", url);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.jms.JmsPublisher;
+import io.eeoutbox.spi.RelayListener;
 import io.eeoutbox.testing.TestDatabase;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -15,6 +16,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.activemq.artemis.core.settings.impl.AddressFullMessagePolicy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,6 +36,7 @@ class FullDestinationIT {
     private EmbeddedBroker broker;
     private JmsPublisher publisher;
     private OutboxRelay relay;
+    private final AtomicInteger deferredBatches = new AtomicInteger();
 
     @AfterEach
     void tearDown() throws Exception {
@@ -57,14 +60,22 @@ class FullDestinationIT {
         relay = OutboxRelay.builder()
                 .config(RelayIt.config("full-destination").set(RelaySettings.MAX_ATTEMPTS, MAX_ATTEMPTS)
                         .set(RelaySettings.BATCH_SIZE, 50).build())
-                .dataSource(db.dataSource()).executor(executor).publisher(publisher).build();
+                .dataSource(db.dataSource()).executor(executor).publisher(publisher).listener(new RelayListener() {
+                    @Override
+                    public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
+                        if (claimed > 0 && published == 0 && failed == claimed) {
+                            deferredBatches.incrementAndGet();
+                        }
+                    }
+                }).build();
         relay.start();
         List<UUID> ids = RelayIt.writeCommitted(db, EVENTS, i -> new RelayIt.Event("order", "o" + i, "order.created"));
 
         // The queue takes what fits, then refuses: the relay defers the rest, again and again, without an attempt.
-        RelayIt.await(Duration.ofSeconds(30), "the queue is full and the relay holds the rest",
-                () -> RelayIt.pending(db) > 0 && relay.brokerHeldUntil() != null);
-        Thread.sleep(3_000); // several deferrals at this test's backoff (10 ms, at most 50 ms): each would count before
+        // Twenty deferrals of full batches: before, each would have counted an attempt for each of its rows.
+        RelayIt.await(Duration.ofSeconds(60), "twenty deferrals of a batch for a full destination",
+                () -> deferredBatches.get() >= 20);
+        assertThat(RelayIt.pending(db)).as("the queue is full and the relay holds the rest").isPositive();
         assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE dead_at IS NOT NULL"))
                 .as("dead letters while the destination is full").isZero();
         assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE processed_at IS NULL AND attempts > 0"))

@@ -88,7 +88,7 @@ class OrderedBacklogIT {
     @ParameterizedTest(name = "{0}, {1}, {2} ms a batch")
     @MethodSource("backlogs")
     void drainsByItself(Layout layout, Start start, int publishMillis) throws Exception {
-        publisher.beforeBatch(batch -> sleep(Duration.ofMillis(publishMillis)));
+        publisher.beforeBatch(batch -> takes(Duration.ofMillis(publishMillis)));
         List<UUID> ids;
         if (start == Start.AFTER_RESUME) {
             relay = relay();
@@ -144,7 +144,8 @@ class OrderedBacklogIT {
         }
     }
 
-    private static void sleep(Duration d) {
+    /** A publish call that takes {@code d}, as a broker's does: the time a batch spends at the broker, nothing awaited. */
+    private static void takes(Duration d) {
         try {
             Thread.sleep(d.toMillis());
         } catch (InterruptedException e) {

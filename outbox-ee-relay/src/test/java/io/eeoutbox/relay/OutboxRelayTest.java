@@ -74,7 +74,7 @@ class OutboxRelayTest {
     void withoutNotifyTheLooksAfterADrainWithEventsComeAtDoublingIntervals() throws Exception {
         store.insert("order", "o1", "order.created");
         CountDownLatch both = new CountDownLatch(2);
-        AtomicInteger loops = new AtomicInteger();
+        List<Long> looks = Collections.synchronizedList(new ArrayList<>());
         RelayConfig config = RelayConfig.builder().set(RelaySettings.NAME, "unit").set(RelaySettings.NOTIFY_ENABLED, false).set(RelaySettings.POLL_INTERVAL, Duration.ofHours(1))
                 .set(RelaySettings.BUSY_POLL_INTERVAL, Duration.ofMillis(10)).build();
         relay = OutboxRelay.builder().config(config).store(store).executor(executor).clock(clock)
@@ -91,18 +91,19 @@ class OutboxRelayTest {
 
                     @Override
                     public void loopRan(Instant at) {
-                        loops.incrementAndGet();
+                        looks.add(System.nanoTime());
                     }
                 }).build();
         relay.start();
         assertThat(both.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(publisher.published).extracting(OutboxMessage::aggregateId).containsExactly("o1", "o2");
         // The looks after o2's drain find nothing, and without NOTIFY they come at doubling intervals from the
-        // busy poll's 10 ms towards the hour's poll: about eight in the next 2.5 s, where a busy poll that never
-        // ended would make some 250.
-        int afterSecond = loops.get();
-        Thread.sleep(2_500);
-        assertThat(loops.get() - afterSecond).isBetween(3, 12);
+        // busy poll's 10 ms towards the hour's poll: the next five span at least 20 + 40 + 80 + 160 ms (a delayed
+        // executor only stretches them), where a busy poll that never grew would make them 40 ms apart in all.
+        int afterSecond = looks.size();
+        RelayIt.await(Duration.ofSeconds(10), "five more looks", () -> looks.size() >= afterSecond + 5);
+        long spanMillis = TimeUnit.NANOSECONDS.toMillis(looks.get(afterSecond + 4) - looks.get(afterSecond));
+        assertThat(spanMillis).as("five looks after the last events, first to last").isGreaterThanOrEqualTo(150);
     }
 
     @Test
