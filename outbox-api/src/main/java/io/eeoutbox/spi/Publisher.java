@@ -41,6 +41,17 @@ public interface Publisher {
         return PublishResult.of(failures);
     }
 
+    /**
+     * The destination {@code message} goes to, named as this publisher names it in a
+     * {@link DestinationUnavailableException}, or null when it does not say (the default). While a destination
+     * cannot take messages the relay hands this publisher none of its messages but one every so often, to see
+     * whether it can again, and keeps sending the others; a publisher that says nothing here is held off as a whole
+     * instead. Must be quick and must not throw.
+     */
+    default String destinationOf(OutboxMessage message) {
+        return null;
+    }
+
     /** A short name for logs and the MBean, for example {@code "jms:java:/queue/orders"}. */
     default String describe() {
         return getClass().getSimpleName();

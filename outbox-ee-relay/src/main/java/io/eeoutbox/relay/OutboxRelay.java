@@ -1,6 +1,7 @@
 package io.eeoutbox.relay;
 
 import io.eeoutbox.relay.backoff.DatabaseBackoff;
+import io.eeoutbox.relay.backoff.DestinationHolds;
 import io.eeoutbox.relay.backoff.RetryPlanner;
 import io.eeoutbox.relay.cleanup.ExhaustedRows;
 import io.eeoutbox.relay.cleanup.OutboxCleaner;
@@ -22,6 +23,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,12 +41,11 @@ import java.util.logging.Logger;
  * a scheduled executor, a clock and a publisher; the EE layer only wires it up.
  *
  * <p>The steps live in packages of their own: {@code drain} (claim, publish, complete), {@code wake}
- * (in-JVM wake-up, LISTEN/NOTIFY, waiter registration, the poll), {@code store}, {@code backoff},
- * {@code cleanup}; this class runs them and owns the lifecycle. Work is done in <em>drains</em>
- * ({@link DrainLoop}) run on the executor, one at a time. A drain
- * starts on {@link #wakeUp()} (after a local commit, on a NOTIFY from another server) and on the
- * fallback poll; wake-ups that arrive while a drain is pending or running coalesce into at most one
- * more drain. A drain that claimed events is followed by another after the busy-poll interval, and so
+ * (in-JVM wake-up, LISTEN/NOTIFY, waiter registration, the poll), {@code store}, {@code backoff}, {@code cleanup};
+ * this class runs them and owns the lifecycle. Work is done in <em>drains</em> ({@link DrainLoop}) run on the
+ * executor, one at a time. A drain starts on {@link #wakeUp()} (after a local commit, on a NOTIFY from another
+ * server) and on the fallback poll; wake-ups that arrive while a drain is pending or running coalesce into at most
+ * one more drain. A drain that claimed events is followed by another after the busy-poll interval, and so
  * on until one finds nothing, so a steady stream of events does not wait on notifications (which
  * PostgreSQL and PgJDBC deliver in bunches under load); with schema V8 a busy relay also tells producers that
  * they need not notify it ({@link WaiterRegistration}). When the database fails, the failure is logged once per
@@ -194,10 +195,7 @@ public final class OutboxRelay {
         return idle;
     }
 
-    /**
-     * Asks for a drain soon. Cheap and safe to call from any thread, as often as wanted: calls while a
-     * drain is pending or running add at most one more drain.
-     */
+    /** Asks for a drain soon; cheap, from any thread: calls while a drain is pending or running add at most one. */
     public void wakeUp() {
         if (!isRunning() || paused) {
             return;
@@ -205,10 +203,7 @@ public final class OutboxRelay {
         request();
     }
 
-    /**
-     * Drains now, even during the back-off after a database error or a broker outage. Does nothing
-     * while paused or stopped.
-     */
+    /** Drains now, even during the back-off after a database error or a broker outage; not while paused or stopped. */
     public void runNow() {
         if (!isRunning() || paused) {
             return;
@@ -258,9 +253,8 @@ public final class OutboxRelay {
     }
 
     /**
-     * Whether the relay is registered as waiting for notifications (schema V8), has made its last look
-     * and has none pending: only a notification, an in-JVM wake-up or the fallback poll starts its next
-     * drain.
+     * Whether the relay is registered as waiting for notifications (schema V8), has made its last look and has none
+     * pending: only a notification, an in-JVM wake-up or the fallback poll starts its next drain.
      */
     boolean waitingForNotifications() {
         return waiters.waiting() && awaitingWakeUp();
@@ -270,6 +264,11 @@ public final class OutboxRelay {
     public Instant brokerHeldUntil() {
         Duration left = drainLoop.brokerHoldLeft();
         return left == null ? null : clock.instant().plus(left);
+    }
+
+    /** The destinations held now because they cannot take messages (docs/decisions/0015-a-full-destination-is-an-outage.md). */
+    public List<DestinationHolds.Held> heldDestinations() {
+        return drainLoop.heldDestinations();
     }
 
     public RelayConfig config() {

@@ -53,6 +53,9 @@ final class ConsoleJson {
             o.add("lastBatchMillis", r.activity().lastBatchMillis());
         }
         o.add("eventsPerSecond", Math.round(r.activity().eventsPerSecond() * 10) / 10.0);
+        JsonArrayBuilder held = Json.createArrayBuilder();
+        r.activity().heldDestinations().forEach(held::add);
+        o.add("heldDestinations", held);
         JsonObjectBuilder c = Json.createObjectBuilder().add("published", r.counters().published())
                 .add("failed", r.counters().failed()).add("deadLettered", r.counters().deadLettered())
                 .add("batches", r.counters().batches());

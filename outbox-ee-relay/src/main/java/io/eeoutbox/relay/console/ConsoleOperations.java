@@ -56,8 +56,11 @@ public interface ConsoleOperations {
                      Counters counters) {
     }
 
-    /** When the relay's loop last ran, how long its last batch took (null before the first), events/s lately. */
-    record Activity(Instant lastLoopAt, Long lastBatchMillis, double eventsPerSecond) {
+    /**
+     * When the relay's loop last ran, how long its last batch took (null before the first), events/s lately, and the
+     * destinations it holds because they cannot take messages now (one line each).
+     */
+    record Activity(Instant lastLoopAt, Long lastBatchMillis, double eventsPerSecond, List<String> heldDestinations) {
     }
 
     /** Counters since the relay started. */

@@ -7,6 +7,7 @@ import io.eeoutbox.jpa.generated.ListOutboxDeadLettersMatchingRow;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.jpa.generated.OutboxPendingByEventTypeRow;
 import io.eeoutbox.jpa.generated.RetryOutboxDeadLettersMatchingParams;
+import io.eeoutbox.relay.backoff.DestinationHolds;
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.RelayStats;
 import io.eeoutbox.relay.config.RelayConfig;
@@ -67,7 +68,8 @@ public final class RelayConsoleOperations implements ConsoleOperations {
                 : held != null && held.isAfter(clock.instant()) ? "waiting-for-broker" : "running";
         Duration last = c.lastBatchDuration();
         return new RelayView(relay.config().name(), state, relay.publisher().describe(), relay.isListening(),
-                new Activity(c.lastLoopAt(), last == null ? null : last.toMillis(), rate(c.published())),
+                new Activity(c.lastLoopAt(), last == null ? null : last.toMillis(), rate(c.published()),
+                        relay.heldDestinations().stream().map(DestinationHolds.Held::describe).toList()),
                 new Counters(c.published(), c.failed(), c.deadLettered(), c.batches(), c.lastError(), c.lastErrorAt()));
     }
 

@@ -1,6 +1,7 @@
 package io.eeoutbox.relay.drain;
 
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.backoff.DestinationHolds;
 import io.eeoutbox.relay.backoff.RetryPlanner;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.store.OutboxStore;
@@ -34,9 +35,12 @@ final class BatchCompletion {
     private final RetryPlanner retries;
     private final RelayListener listener;
     private final RelayCounters counters;
+    private final DestinationHolds holds;
 
-    BatchCompletion(RelayConfig config, Clock clock, RetryPlanner retries, RelayListener listener, RelayCounters counters) {
+    BatchCompletion(RelayConfig config, Clock clock, RetryPlanner retries, DestinationHolds holds, RelayListener listener,
+                    RelayCounters counters) {
         this.config = config;
+        this.holds = holds;
         this.clock = clock;
         this.retries = retries;
         this.listener = listener;
@@ -128,25 +132,67 @@ final class BatchCompletion {
     }
 
     /**
-     * The broker could not be reached: the rows go back, due again after a short backoff that grows with the
-     * length of the outage, and the attempt does not count (no dead letters from an outage). One log line per
-     * batch, not one per event.
+     * The broker, or a destination, could not take the messages: the rows go back, due again after a short
+     * backoff that grows with the length of the outage, and the attempt does not count (no dead letters from an
+     * outage). A whole-broker outage also holds the relay off the outbox; a held destination's rows wait for the
+     * end of its hold ({@link DestinationHolds}) while the others keep flowing. One log line per deferral, not one
+     * per event.
      */
     private void defer(OutboxStore.Session session, UUID token, Instant now, Map<OutboxMessage, Throwable> unavailable)
             throws SQLException {
         if (unavailable.isEmpty()) {
             return;
         }
-        Duration delay = retries.nextDeferral();
+        Map<Duration, Map<OutboxMessage, Throwable>> byDelay = new LinkedHashMap<>();
+        Duration brokerDelay = null;
+        for (Map.Entry<OutboxMessage, Throwable> e : unavailable.entrySet()) {
+            Duration delay = destinationDelay(e.getValue());
+            if (delay == null) {
+                if (brokerDelay == null) {
+                    brokerDelay = retries.nextDeferral();
+                }
+                delay = brokerDelay;
+            }
+            byDelay.computeIfAbsent(delay, d -> new LinkedHashMap<>()).put(e.getKey(), e.getValue());
+        }
+        if (brokerDelay != null) {
+            retries.holdFor(brokerDelay);
+        }
+        for (Map.Entry<Duration, Map<OutboxMessage, Throwable>> group : byDelay.entrySet()) {
+            deferFor(session, token, now, group.getKey(), group.getValue());
+        }
+    }
+
+    /** How long a row refused for its destination waits (what its hold has left); null for a broker outage. */
+    private Duration destinationDelay(Throwable cause) {
+        if (cause instanceof HeldBack h) {
+            return atLeastAMillisecond(h.left());
+        }
+        if (cause instanceof DestinationUnavailableException d && holds.held(d.destination())) {
+            Duration left = holds.left(d.destination());
+            return left != null ? atLeastAMillisecond(left) : retries.nextDeferral();
+        }
+        return null;
+    }
+
+    private static Duration atLeastAMillisecond(Duration d) {
+        return Duration.ofMillis(Math.max(1, d.toMillis()));
+    }
+
+    private void deferFor(OutboxStore.Session session, UUID token, Instant now, Duration delay,
+                          Map<OutboxMessage, Throwable> unavailable) throws SQLException {
         Instant retryAfter = now.plus(delay); // the store passes the delay: the database adds it to its own clock
         Throwable first = unavailable.values().iterator().next();
         String error = ErrorTexts.describe(first);
         int deferred = session.defer(ids(List.copyOf(unavailable.keySet())), token, now, retryAfter, error);
-        retries.holdFor(delay);
-        String what = first instanceof DestinationUnavailableException d
-                ? "destination " + d.destination() + " cannot take messages now" : "broker unavailable";
-        LOG.warning(() -> what + ": " + deferred + " events deferred until " + retryAfter
-                + " (not counted as attempts) relay=" + config.name() + " error=" + error);
+        if (first instanceof HeldBack) {
+            LOG.fine(() -> deferred + " events deferred until " + retryAfter + " relay=" + config.name() + ": " + error);
+        } else {
+            String what = first instanceof DestinationUnavailableException d
+                    ? "destination " + d.destination() + " cannot take messages now" : "broker unavailable";
+            LOG.warning(() -> what + ": " + deferred + " events deferred until " + retryAfter
+                    + " (not counted as attempts) relay=" + config.name() + " error=" + error);
+        }
         for (Map.Entry<OutboxMessage, Throwable> e : unavailable.entrySet()) {
             OutboxMessage m = e.getKey();
             LOG.fine(() -> "deferred, broker unavailable: " + m.logFields());

@@ -1,14 +1,19 @@
 package io.eeoutbox.relay.drain;
 
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.backoff.DestinationHolds;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.spi.DestinationUnavailableException;
 import io.eeoutbox.spi.PublishResult;
 import io.eeoutbox.spi.Publisher;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -17,6 +22,12 @@ import java.util.logging.Logger;
 /**
  * The publish step: hands a claimed batch to the {@link Publisher}, in one call unless the lease budget says
  * it would not fit, and stops handing out more once the relay is stopping or the lease deadline has passed.
+ *
+ * <p>Messages of a held destination ({@link DestinationHolds}) are not handed over: they fail as {@link HeldBack}
+ * (deferred until the hold ends), except one per batch once the hold has ended, the probe, sent with the rest of
+ * the batch: if it got through, the destination's other messages of the batch go next; if not, they are held
+ * back for the next, longer hold. A destination that took a message is no longer held; one that refused as
+ * unavailable is held.
  */
 final class BatchPublisher {
 
@@ -27,19 +38,106 @@ final class BatchPublisher {
     private final LongSupplier nanoTime;
     private final BooleanSupplier stopping;
     private final LeaseBudget budget;
+    private final DestinationHolds holds;
 
-    BatchPublisher(Publisher publisher, RelayConfig config, LongSupplier nanoTime, BooleanSupplier stopping) {
+    BatchPublisher(Publisher publisher, RelayConfig config, LongSupplier nanoTime, BooleanSupplier stopping,
+                   DestinationHolds holds) {
         this.publisher = publisher;
         this.config = config;
         this.nanoTime = nanoTime;
         this.stopping = stopping;
         this.budget = new LeaseBudget(config.lease());
+        this.holds = holds;
     }
 
     /** @param leaseEnd when the claim's lease ends, a {@code nanoTime} value (no later than the database's) */
-    Round publish(List<OutboxMessage> batch, long leaseEnd) {
-        List<OutboxMessage> published = new ArrayList<>(batch.size());
+    Round publish(List<OutboxMessage> claimed, long leaseEnd) {
         Map<OutboxMessage, Throwable> failures = new LinkedHashMap<>();
+        if (holds.isEmpty()) {
+            Round round = publishUnheld(claimed, leaseEnd, failures);
+            noteDestinations(round);
+            return round;
+        }
+        List<OutboxMessage> send = new ArrayList<>(claimed.size());
+        List<OutboxMessage> probes = new ArrayList<>();
+        List<OutboxMessage> waiting = new ArrayList<>();
+        sortByHold(claimed, send, probes, waiting, failures);
+        probes.addAll(send); // the probes go with the rest: a broker that takes the rest tells a destination's outage
+        Round first = publishUnheld(probes, leaseEnd, failures);
+        noteDestinations(first);
+        if (waiting.isEmpty()) {
+            return first;
+        }
+        List<OutboxMessage> after = new ArrayList<>(waiting.size());
+        for (OutboxMessage m : waiting) { // their destination's probe decided: go now, or wait for the next hold
+            String d = destinationOf(m);
+            if (holds.held(d)) {
+                Duration left = holds.left(d);
+                failures.put(m, new HeldBack(d, left != null ? left : Duration.ZERO, holds.error(d)));
+            } else {
+                after.add(m);
+            }
+        }
+        Round second = publishUnheld(after, leaseEnd, failures);
+        noteDestinations(second);
+        List<OutboxMessage> published = new ArrayList<>(first.published());
+        published.addAll(second.published());
+        List<OutboxMessage> unpublished = new ArrayList<>(first.unpublished());
+        unpublished.addAll(second.unpublished());
+        return new Round(published, failures, unpublished);
+    }
+
+    /**
+     * Sorts a batch by its destinations' holds: messages that may go ({@code send}), the first of each destination
+     * whose hold has ended ({@code probes}), the others of those ({@code waiting}), and the messages of a destination
+     * still held ({@code failures}, as {@link HeldBack}).
+     */
+    private void sortByHold(List<OutboxMessage> claimed, List<OutboxMessage> send, List<OutboxMessage> probes,
+                            List<OutboxMessage> waiting, Map<OutboxMessage, Throwable> failures) {
+        Set<String> probing = new HashSet<>();
+        for (OutboxMessage m : claimed) {
+            String d = destinationOf(m);
+            if (!holds.held(d)) {
+                send.add(m);
+                continue;
+            }
+            Duration left = holds.left(d);
+            if (left != null) {
+                failures.put(m, new HeldBack(d, left, holds.error(d)));
+            } else if (probing.add(d)) {
+                probes.add(m);
+            } else {
+                waiting.add(m);
+            }
+        }
+    }
+
+    /** Ends the hold of each destination that took a message, then holds each one that refused as unavailable. */
+    private void noteDestinations(Round round) {
+        if (!holds.isEmpty()) {
+            for (OutboxMessage m : round.published()) {
+                holds.tookMessage(destinationOf(m));
+            }
+        }
+        for (Map.Entry<OutboxMessage, Throwable> e : round.failures().entrySet()) {
+            if (e.getValue() instanceof DestinationUnavailableException d && !(d instanceof HeldBack)
+                    && d.destination().equals(destinationOf(e.getKey())) && !holds.closed(d.destination())) {
+                Duration delay = holds.refused(d.destination(), ErrorTexts.describe(d));
+                LOG.fine(() -> "relay " + config.name() + ": destination " + d.destination() + " held for " + delay);
+            }
+        }
+    }
+
+    private String destinationOf(OutboxMessage m) {
+        try {
+            return publisher.destinationOf(m);
+        } catch (RuntimeException e) {
+            return null; // the SPI says it does not throw; if it does, the message is sent as if no hold applied
+        }
+    }
+
+    private Round publishUnheld(List<OutboxMessage> batch, long leaseEnd, Map<OutboxMessage, Throwable> failures) {
+        List<OutboxMessage> published = new ArrayList<>(batch.size());
         long deadline = budget.deadline(leaseEnd);
         int next = 0;
         while (next < batch.size()) {

@@ -1,12 +1,14 @@
 package io.eeoutbox.relay.drain;
 
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.backoff.DestinationHolds;
 import io.eeoutbox.relay.backoff.RetryPlanner;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.store.ClaimFloor;
 import io.eeoutbox.relay.store.OutboxStore;
 import io.eeoutbox.spi.BackoffPolicy;
 import io.eeoutbox.spi.BrokerUnavailableException;
+import io.eeoutbox.spi.DestinationUnavailableException;
 import io.eeoutbox.spi.Publisher;
 import io.eeoutbox.spi.RelayListener;
 import java.sql.SQLException;
@@ -39,6 +41,7 @@ public final class DrainLoop {
     private final RelayCounters counters;
     private final BooleanSupplier mayClaim;
     private final RetryPlanner retries;
+    private final DestinationHolds holds;
     private final BatchPublisher publisher;
     private final BatchCompletion completion;
     private final ClaimFloor floor;
@@ -55,8 +58,10 @@ public final class DrainLoop {
         this.mayClaim = b.mayClaim != null ? b.mayClaim : () -> true;
         BooleanSupplier stopping = b.stopping != null ? b.stopping : () -> false;
         this.retries = new RetryPlanner(Objects.requireNonNull(b.backoff, "backoff"), nanoTime);
-        this.publisher = new BatchPublisher(Objects.requireNonNull(b.publisher, "publisher"), config, nanoTime, stopping);
-        this.completion = new BatchCompletion(config, clock, retries, listener, counters);
+        this.holds = new DestinationHolds(b.backoff, nanoTime, clock);
+        this.publisher = new BatchPublisher(Objects.requireNonNull(b.publisher, "publisher"), config, nanoTime, stopping,
+                holds);
+        this.completion = new BatchCompletion(config, clock, retries, holds, listener, counters);
         this.floor = new ClaimFloor(config.claimRescanInterval());
         this.completionExecutor = b.completionExecutor;
         this.fused = b.fused;
@@ -116,6 +121,11 @@ public final class DrainLoop {
     /** How long the broker hold still lasts, or null when there is none (or it has ended). */
     public Duration brokerHoldLeft() {
         return retries.brokerHoldLeft();
+    }
+
+    /** The destinations held now because they could not take messages (decision 0015). */
+    public List<DestinationHolds.Held> heldDestinations() {
+        return holds.snapshot();
     }
 
     /** Claims, publishes and completes one batch on {@code session}, before returning. */
@@ -190,11 +200,40 @@ public final class DrainLoop {
         BatchOutcome.End end = BatchOutcome.End.NONE;
         if (!round.unpublished().isEmpty()) {
             end = BatchOutcome.End.CUT_SHORT;
-        } else if (round.published().isEmpty() && round.failures().values().stream()
-                .anyMatch(BrokerUnavailableException.class::isInstance)) {
+        } else if (round.published().isEmpty() && nothingGotThrough(round, full)) {
             end = BatchOutcome.End.BROKER_UNAVAILABLE;
         }
         return new BatchOutcome(claimed.size(), full, round.published().size(), unpublished.size(), end, null);
+    }
+
+    /**
+     * For a batch that published nothing: whether the broker could not take it (the drain stops). A batch whose
+     * messages only failed for held destinations stops the drain only when it was not full: then every due row is
+     * a held destination's, and the relay holds off the outbox until the first hold ends, as for a broker outage,
+     * instead of claiming only to defer. A full one does not: the next batch may hold other destinations' rows
+     * (decision 0015).
+     */
+    private boolean nothingGotThrough(Round round, boolean full) {
+        boolean unavailable = false;
+        boolean heldOnly = true;
+        for (Throwable cause : round.failures().values()) {
+            unavailable |= cause instanceof BrokerUnavailableException;
+            heldOnly &= cause instanceof DestinationUnavailableException d && holds.held(d.destination());
+        }
+        if (!unavailable) {
+            return false;
+        }
+        if (!heldOnly) {
+            return true; // a broker outage: BatchCompletion holds the relay
+        }
+        if (full) {
+            return false;
+        }
+        Duration shortest = holds.shortestLeft();
+        if (shortest != null) {
+            retries.holdFor(shortest);
+        }
+        return true;
     }
 
     private void announcePublished(Round round) {

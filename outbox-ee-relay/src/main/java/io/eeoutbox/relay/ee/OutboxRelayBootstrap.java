@@ -187,7 +187,7 @@ public class OutboxRelayBootstrap {
         Destination destination = lookup(jndi, config.jmsDestination(), Destination.class, ResourceNames.JMS_DESTINATION.key());
         UserTransaction ut = lookup(jndi, USER_TRANSACTION, UserTransaction.class, "(the server's UserTransaction)");
         shippedPublisher = new JmsPublisher(cf, destination, config.jmsDestination(),
-                new LocalOrJtaBatch(cf, config.jmsConnectionFactory(), ut));
+                new LocalOrJtaBatch(cf, config.jmsConnectionFactory(), ut), lease.dividedBy(6)); // decision 0015
         return shippedPublisher;
     }
 

@@ -13,6 +13,7 @@ import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSProducer;
 import jakarta.jms.TextMessage;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,10 +50,10 @@ import java.util.logging.Logger;
  * own, so that one message the broker refuses fails alone and its neighbours go through. When no
  * connection can be opened, or a send fails because the connection is gone, the remaining messages
  * fail with {@link BrokerUnavailableException}: the relay then retries them without counting an
- * attempt, so a broker outage creates no dead letters. So do the messages of a send that the broker refuses
- * because the destination is full (Artemis' {@code FAIL} address policy while the consumers are down, a JMS
- * {@code ResourceAllocationException}): they fail with {@link DestinationUnavailableException}, and a consumer
- * outage creates no dead letters either.
+ * attempt, so a broker outage creates no dead letters. So do the messages of a send refused because the
+ * destination is full (Artemis' {@code FAIL} address policy, a JMS {@code ResourceAllocationException}) or held by
+ * its flow control for longer than the send bound ({@code BLOCK} policy; {@link SendWatchdog}): they fail with
+ * {@link DestinationUnavailableException}, and a consumer outage creates no dead letters either.
  *
  * <p>Delivery is at least once. A message is sent again when the relay dies, or loses its database
  * connection, after the broker committed the batch and before the rows were marked; and when a
@@ -77,16 +78,31 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
     private final Destination destination;
     private final String destinationName;
     private final BatchTransaction batchTransaction;
+    private final SendWatchdog watchdog;
+
+    /** How long sends may go without progress (blocked by flow control) unless given: a sixth of the default lease. */
+    public static final Duration DEFAULT_SEND_BOUND = Duration.ofSeconds(10);
 
     /**
      * @param destinationName how logs and {@link #describe()} name the destination (its JNDI name, say)
      */
     public JmsPublisher(ConnectionFactory connectionFactory, Destination destination, String destinationName,
                         BatchTransaction batchTransaction) {
+        this(connectionFactory, destination, destinationName, batchTransaction, DEFAULT_SEND_BOUND);
+    }
+
+    /**
+     * @param sendBound how long sends may go without progress (a send blocked by the broker's flow control) before
+     *                  the batch's unsent messages count as their destination's outage; keep it well under the
+     *                  relay's lease
+     */
+    public JmsPublisher(ConnectionFactory connectionFactory, Destination destination, String destinationName,
+                        BatchTransaction batchTransaction, Duration sendBound) {
         this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
         this.destination = Objects.requireNonNull(destination, "destination");
         this.destinationName = destinationName != null ? destinationName : String.valueOf(destination);
         this.batchTransaction = Objects.requireNonNull(batchTransaction, "batchTransaction");
+        this.watchdog = new SendWatchdog(sendBound);
     }
 
     /** Outside a server: batches in a {@code SESSION_TRANSACTED} context. */
@@ -98,8 +114,16 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
     /** Sends one message in a send of its own; returns when the broker has stored it. */
     @Override
     public void publish(OutboxMessage message) throws JMSException {
+        SendWatchdog.Guard guard = watchdog.watch();
         try (JMSContext context = connectionFactory.createContext()) {
             send(context, producer(context), message, true);
+        } catch (JMSException | RuntimeException e) {
+            if (guard.fired()) {
+                throw blocked(e);
+            }
+            throw e;
+        } finally {
+            guard.close();
         }
     }
 
@@ -113,15 +137,21 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
             return PublishResult.allPublished();
         }
         if (batch.size() > 1) {
+            SendWatchdog.Guard guard = watchdog.watch();
             try {
                 batchTransaction.run(context -> {
                     JMSProducer producer = producer(context);
                     for (OutboxMessage m : batch) {
                         send(context, producer, m, false);
+                        guard.progress();
                     }
                 });
                 return PublishResult.allPublished();
             } catch (Exception e) {
+                if (guard.fired()) {
+                    // blocked by flow control: one by one would block again; the batch was not committed
+                    return allUnavailable(batch, 0, blocked(e), new LinkedHashMap<>());
+                }
                 if (isBrokerUnreachable(e)) {
                     // The broker is gone: sending one by one would only wait out the same timeout
                     // again, and no message of the batch is at fault.
@@ -131,6 +161,8 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
                 // the room left, or than the whole destination), and the first refusal defers the rest.
                 LOG.log(Level.FINE, e, () -> "batch of " + batch.size() + " to " + destinationName
                         + " failed as a whole; sending its messages one by one");
+            } finally {
+                guard.close();
             }
         }
         return oneByOne(batch);
@@ -146,6 +178,7 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
             // No connection at all: none of the messages can go, and none of them is at fault.
             return allUnavailable(batch, 0, e, failures);
         }
+        SendWatchdog.Guard guard = watchdog.watch();
         try {
             try {
                 // A context creates its session and producer lazily: the broker can go away in between, and
@@ -158,7 +191,11 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
                 OutboxMessage m = batch.get(i);
                 try {
                     send(context, producer, m, true);
+                    guard.progress();
                 } catch (JMSException | RuntimeException e) {
+                    if (guard.fired()) {
+                        return allUnavailable(batch, i, blocked(e), failures);
+                    }
                     if (isConnectionFailure(e) || isDestinationFull(e)) {
                         return allUnavailable(batch, i, e, failures);
                     }
@@ -167,6 +204,7 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
             }
             return PublishResult.of(failures);
         } finally {
+            guard.close();
             try {
                 context.close();
             } catch (RuntimeException e) {
@@ -252,6 +290,16 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
         return false;
     }
 
+    /** A send the watchdog cut short: the destination's flow control held it (decision 0015). */
+    private JMSException blocked(Exception cause) {
+        jakarta.jms.ResourceAllocationException e = new jakarta.jms.ResourceAllocationException("the sends to "
+                + destinationName + " made no progress for " + watchdog.bound() + ": the broker's flow control holds"
+                + " them (a full address under a BLOCK policy, its consumers down or behind)");
+        e.setLinkedException(cause);
+        e.initCause(cause);
+        return e;
+    }
+
     private static JMSProducer producer(JMSContext context) {
         return context.createProducer().setDeliveryMode(DeliveryMode.PERSISTENT);
     }
@@ -294,6 +342,11 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
     }
 
     @Override
+    public String destinationOf(OutboxMessage message) {
+        return destinationName;
+    }
+
+    @Override
     public String describe() {
         return "jms:" + destinationName;
     }
@@ -301,6 +354,7 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
     /** Closes what the batch transaction keeps open (a standalone connection). */
     @Override
     public void close() {
+        watchdog.close();
         batchTransaction.close();
     }
 

@@ -9,6 +9,10 @@ import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.ClusterAuthorizationException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.LeaderNotAvailableException;
+import org.apache.kafka.common.errors.NotEnoughReplicasAfterAppendException;
+import org.apache.kafka.common.errors.NotEnoughReplicasException;
+import org.apache.kafka.common.errors.NotLeaderOrFollowerException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RetriableException;
@@ -69,6 +73,16 @@ final class KafkaFailures {
         }
         // anything else (an error of the JVM, a bug): not the event's fault; retried without counting
         return Verdict.UNAVAILABLE;
+    }
+
+    /**
+     * A failure of the record's partition rather than of the cluster: no leader, a leader that moved, too few
+     * in-sync replicas. The topic's other records may fail the same way; other topics are not concerned.
+     */
+    static boolean isPartitionOutage(Throwable failure) {
+        Throwable t = unwrap(failure);
+        return t instanceof NotEnoughReplicasException || t instanceof NotEnoughReplicasAfterAppendException
+                || t instanceof NotLeaderOrFollowerException || t instanceof LeaderNotAvailableException;
     }
 
     /** A timeout that may mean "this topic does not exist": worth asking the cluster about the topic. */

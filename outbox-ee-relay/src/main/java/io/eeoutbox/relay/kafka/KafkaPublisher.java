@@ -3,9 +3,9 @@ package io.eeoutbox.relay.kafka;
 import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.spi.BrokerUnavailableException;
+import io.eeoutbox.spi.DestinationUnavailableException;
 import io.eeoutbox.spi.PublishResult;
 import io.eeoutbox.spi.Publisher;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,17 +15,13 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -67,11 +63,27 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(KafkaPublisher.class.getName());
     private static final Duration WAIT_MARGIN = Duration.ofSeconds(5);
+    /**
+     * How long a batch waits for its last records once others were acknowledged and answers stopped coming: the
+     * unanswered ones wait on a partition that cannot take them, and fail as their topic's outage instead of
+     * holding the batch until the delivery timeout (docs/decisions/0015-a-full-destination-is-an-outage.md).
+     */
+    static final Duration STRAGGLER_WAIT = Duration.ofSeconds(1);
 
     private final KafkaSettings settings;
     private final Supplier<Producer<String, byte[]>> producers;
     private final TopicProbe probe;
     private final Duration waitBound;
+    private final Duration stragglerWait;
+    private final Leaders leaders;
+    /** Topics the current producer has sent to (it has their metadata); cleared with the producer. */
+    private final java.util.Set<String> knownTopics = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /**
+     * Topics that could not take a record lately, until one of their records is acknowledged: their leaders are
+     * checked before a send also with a new producer (which then fetches their metadata: quick while the cluster
+     * answers), so a probe to a partition without a leader fails at once instead of waiting out the delivery timeout.
+     */
+    private final java.util.Set<String> suspectTopics = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private Producer<String, byte[]> producer;
     private boolean closed; // guarded by this: set by close, after which no producer is made
 
@@ -85,6 +97,8 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.producers = Objects.requireNonNull(producers, "producers");
         this.waitBound = settings.deliveryTimeout().plus(WAIT_MARGIN);
+        this.stragglerWait = STRAGGLER_WAIT.compareTo(settings.deliveryTimeout()) < 0 ? STRAGGLER_WAIT : settings.deliveryTimeout();
+        this.leaders = new Leaders(settings.producerProperties());
         this.probe = new TopicProbe(settings.producerProperties(), Duration.ofSeconds(5));
         LOG.info(() -> "ee-outbox Kafka publisher: " + settings.topics() + ", producer " + settings.describeProducer());
     }
@@ -117,6 +131,8 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
             return PublishResult.of(failures);
         }
         List<Sent> sent = new ArrayList<>(batch.size());
+        Acks acks = new Acks();
+        Leaders.View view = leaders.view(p);
         boolean broken = false;
         for (int i = 0; i < batch.size(); i++) {
             OutboxMessage m = batch.get(i);
@@ -127,9 +143,16 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
                 failures.put(m.id(), e);
                 continue;
             }
+            int leaderless = knownTopics.contains(topic) || suspectTopics.contains(topic)
+                    ? view.leaderlessPartition(topic, m.aggregateId()) : -1;
+            if (leaderless >= 0) {
+                failures.put(m.id(), topicUnavailable(topic, new org.apache.kafka.common.errors.LeaderNotAvailableException(
+                        "partition " + topic + "-" + leaderless + " has no leader")));
+                continue;
+            }
             Future<RecordMetadata> future;
             try {
-                future = p.send(record(topic, m));
+                future = p.send(Records.of(topic, m), acks.callback(sent.size()));
             } catch (RuntimeException e) {
                 future = null;
                 KafkaFailures.Verdict verdict = verdict(e, topic);
@@ -147,10 +170,14 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
                 break;
             }
             sent.add(new Sent(m, topic, future));
+            knownTopics.add(topic); // the send found its metadata: the leader check above will not block for it
         }
-        broken |= await(sent, failures);
+        broken |= await(sent, acks, view, failures);
+        int waiting = sent.size() - acks.answeredCount();
         if (broken) {
             resetProducer();
+        } else if (waiting > 0 && !Thread.currentThread().isInterrupted()) {
+            dropUnanswered(waiting);
         }
         return PublishResult.of(failures);
     }
@@ -175,43 +202,74 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
         }
     }
 
-    /** Waits for every sent record (bounded); returns whether the producer is unusable afterwards. */
-    private boolean await(List<Sent> sent, Map<UUID, Throwable> failures) {
-        long deadline = System.nanoTime() + waitBound.toNanos();
-        boolean broken = false;
+    /**
+     * Waits for every sent record (bounded; see {@link Acks}); returns whether the producer is unusable afterwards.
+     * A record that could not be delivered while others of the batch were, or that failed for its partition alone,
+     * is its topic's outage ({@link DestinationUnavailableException}): the relay holds that topic and keeps
+     * publishing to the others.
+     */
+    private boolean await(List<Sent> sent, Acks acks, Leaders.View view, Map<UUID, Throwable> failures) {
         boolean interrupted = false;
-        for (Sent s : sent) {
+        try {
+            acks.await(sent.size(), System.nanoTime() + waitBound.toNanos(), stragglerWait.toNanos());
+        } catch (InterruptedException e) {
+            interrupted = true; // the relay is being stopped: what is in flight may still be written, and is sent again
+        }
+        boolean clusterWorks = acks.anyAcknowledged();
+        boolean broken = false;
+        for (int i = 0; i < sent.size(); i++) {
+            Sent s = sent.get(i);
             if (failures.containsKey(s.message.id())) {
                 continue;
             }
-            if (interrupted) {
-                failures.put(s.message.id(), unavailable(new InterruptedException("the relay thread was interrupted")));
+            if (!acks.answered(i)) {
+                failures.put(s.message.id(), interrupted
+                        ? unavailable(new InterruptedException("the relay thread was interrupted"))
+                        : clusterWorks
+                        ? topicUnavailable(s.topic, new java.util.concurrent.TimeoutException("no acknowledgement within "
+                                + stragglerWait.toMillis() + " ms after the batch's other records"))
+                        : (knownTopics.contains(s.topic) && view.anyLeaderless(s.topic))
+                        ? topicUnavailable(s.topic, new java.util.concurrent.TimeoutException("no answer within "
+                                + waitBound.toMillis() + " ms, and a partition of the topic has no leader"))
+                        : unavailable(new java.util.concurrent.TimeoutException("no answer within " + waitBound.toMillis() + " ms")));
                 continue;
             }
-            try {
-                s.future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (ExecutionException e) {
-                Throwable cause = KafkaFailures.unwrap(e);
-                KafkaFailures.Verdict verdict = verdict(cause, s.topic);
-                if (verdict == KafkaFailures.Verdict.REFUSED) {
-                    failures.put(s.message.id(), refusal(cause, s.topic));
-                } else {
-                    broken |= verdict == KafkaFailures.Verdict.PRODUCER_BROKEN;
-                    failures.put(s.message.id(), unavailable(cause));
-                }
-            } catch (java.util.concurrent.TimeoutException e) {
-                failures.put(s.message.id(), unavailable(new java.util.concurrent.TimeoutException(
-                        "no answer within " + waitBound.toMillis() + " ms")));
-            } catch (InterruptedException e) {
-                // the relay is being stopped: what is in flight may still be written, and will be sent again
-                interrupted = true;
-                failures.put(s.message.id(), unavailable(e));
+            Throwable cause = acks.failure(i);
+            if (cause == null) {
+                suspectTopics.remove(s.topic);
+                continue;
+            }
+            cause = KafkaFailures.unwrap(cause);
+            KafkaFailures.Verdict verdict = verdict(cause, s.topic);
+            if (verdict == KafkaFailures.Verdict.REFUSED) {
+                failures.put(s.message.id(), refusal(cause, s.topic));
+            } else {
+                broken |= verdict == KafkaFailures.Verdict.PRODUCER_BROKEN;
+                boolean topics = verdict == KafkaFailures.Verdict.UNAVAILABLE
+                        && (clusterWorks || KafkaFailures.isPartitionOutage(cause) || (knownTopics.contains(s.topic) && view.anyLeaderless(s.topic)));
+                failures.put(s.message.id(), topics ? topicUnavailable(s.topic, cause) : unavailable(cause));
             }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
         return broken;
+    }
+
+    private DestinationUnavailableException topicUnavailable(String topic, Throwable cause) {
+        suspectTopics.add(topic);
+        return new DestinationUnavailableException(topic, "topic " + topic + " on the Kafka cluster at "
+                + settings.bootstrapServers() + " cannot take records now: " + KafkaFailures.unwrap(cause), cause);
+    }
+
+    /** The topic {@code message} goes to, or null when the topic rule cannot name one (the send fails alone then). */
+    @Override
+    public String destinationOf(OutboxMessage message) {
+        try {
+            return settings.topics().topicFor(message);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private KafkaFailures.Verdict verdict(Throwable failure, String topic) {
@@ -241,27 +299,6 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
                 + " did not take the record: " + KafkaFailures.unwrap(cause), cause);
     }
 
-    private static ProducerRecord<String, byte[]> record(String topic, OutboxMessage m) {
-        List<Header> headers = new ArrayList<>(6);
-        header(headers, MessageHeaders.EVENT_ID, m.id().toString());
-        header(headers, MessageHeaders.EVENT_TYPE, m.eventType());
-        header(headers, MessageHeaders.AGGREGATE_TYPE, m.aggregateType());
-        header(headers, MessageHeaders.AGGREGATE_ID, m.aggregateId());
-        header(headers, MessageHeaders.CREATED_AT, m.createdAt() == null ? null : m.createdAt().toString());
-        header(headers, MessageHeaders.ATTEMPT, Integer.toString(m.attempt()));
-        if (m.trace() != null) {
-            header(headers, MessageHeaders.TRACEPARENT, m.trace().traceparent());
-            header(headers, MessageHeaders.TRACESTATE, m.trace().tracestate());
-        }
-        return new ProducerRecord<>(topic, null, m.aggregateId(), m.payload().getBytes(StandardCharsets.UTF_8), headers);
-    }
-
-    private static void header(List<Header> headers, String name, String value) {
-        if (value != null) {
-            headers.add(new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8)));
-        }
-    }
-
     private synchronized Producer<String, byte[]> producer() {
         if (closed) {
             // a batch still running when the application stopped: its records fail as unavailable, no new producer
@@ -273,11 +310,28 @@ public final class KafkaPublisher implements Publisher, AutoCloseable {
         return producer;
     }
 
+    /**
+     * Records still waiting when the batch's wait ended are the only ones in the producer (the relay sends one batch
+     * at a time): a new producer drops them. Left in it, they would be retried until the delivery timeout and then
+     * expire, and an idempotent producer whose records expired unanswered must renumber every partition (a new
+     * epoch), which stalled the other topics' records for tens of seconds in our tests (docs/kafka.md).
+     */
+    private synchronized void dropUnanswered(int records) {
+        if (producer != null && !closed) {
+            LOG.fine(() -> "ee-outbox Kafka publisher: dropping " + records + " records still waiting for their"
+                    + " partition with the producer; they are deferred and sent again");
+            closeQuietly(producer);
+            producer = null;
+            knownTopics.clear();
+        }
+    }
+
     private synchronized void resetProducer() {
         if (producer != null && !closed) {
             LOG.warning(() -> "ee-outbox Kafka publisher: the producer cannot send any more; making a new one");
             closeQuietly(producer);
             producer = null;
+            knownTopics.clear();
         }
     }
 

@@ -11,6 +11,16 @@ public final class MetricNames {
     public static final String PUBLISHED_TOTAL = "outbox_events_published_total";
     /** Counter, label {@value #EVENT_TYPE}: failed publish attempts. */
     public static final String FAILED_TOTAL = "outbox_events_failed_total";
+    /**
+     * Counter, label {@value #DESTINATION}: events deferred without counting an attempt because their destination
+     * could not take them ({@value #BROKER_DESTINATION} when the whole broker could not be reached). Rising for one
+     * destination: that destination is held (docs/operations.md).
+     */
+    public static final String DEFERRED_TOTAL = "outbox_events_deferred_total";
+    /** The label of {@link #DEFERRED_TOTAL}. */
+    public static final String DESTINATION = "destination";
+    /** The {@link #DESTINATION} of events deferred because the broker as a whole could not be reached. */
+    public static final String BROKER_DESTINATION = "_broker";
     /** Gauge: rows waiting to be published. */
     public static final String PENDING = "outbox_events_pending";
     /** Gauge: dead letters. */
@@ -37,6 +47,8 @@ public final class MetricNames {
 
     public static final String PUBLISHED_HELP = "Outbox events accepted by the broker";
     public static final String FAILED_HELP = "Failed publish attempts of outbox events, by event type";
+    public static final String DEFERRED_HELP = "Outbox events deferred, not counted as attempts, because their destination"
+            + " or the broker could not take them, by destination";
     public static final String PENDING_HELP = "Outbox events waiting to be published (refreshed on a schedule)";
     public static final String DEAD_HELP = "Outbox events that exhausted their attempts and wait for an operator";
     public static final String AGE_HELP = "How long the oldest pending outbox event has waited";

@@ -15,6 +15,9 @@ public interface MetricsSink extends AutoCloseable {
     /** One publish attempt of an event of this type failed. */
     void failed(String eventType);
 
+    /** One event was deferred because {@code destination} (or the broker: {@link MetricNames#BROKER_DESTINATION}) could not take it. */
+    void deferred(String destination);
+
     /** A batch went through claim, publish and complete in {@code elapsed}. */
     void batchCompleted(Duration elapsed);
 

@@ -1,5 +1,6 @@
 package io.eeoutbox.relay.ops;
 
+import io.eeoutbox.relay.backoff.DestinationHolds;
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.RelayStats;
 import java.sql.SQLException;
@@ -103,6 +104,11 @@ public final class RelayAdmin implements RelayAdminMXBean {
     public long getLastBatchDurationMillis() {
         Duration d = relay.counters().lastBatchDuration();
         return d == null ? -1 : d.toMillis();
+    }
+
+    @Override
+    public String[] getHeldDestinations() {
+        return relay.heldDestinations().stream().map(DestinationHolds.Held::describe).toArray(String[]::new);
     }
 
     @Override

@@ -37,6 +37,13 @@ public interface RelayAdminMXBean {
     /** How long the oldest pending row has waited, in seconds; 0 when nothing is pending. */
     long getOldestPendingAgeSeconds();
 
+    /**
+     * The destinations that cannot take messages now (a full queue, a topic without enough in-sync replicas), one
+     * line each: since when, the next try, the last refusal. Their events wait in the outbox without counting
+     * attempts; the other destinations keep flowing. Empty when none is held.
+     */
+    String[] getHeldDestinations();
+
     long getPublishedSinceStart();
 
     /** Failed publish attempts since start. */

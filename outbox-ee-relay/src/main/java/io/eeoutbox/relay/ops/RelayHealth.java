@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -145,6 +146,15 @@ public final class RelayHealth implements RelayListener, GaugeRefresher.Observer
 
     /** Readiness now. */
     public Report readiness() {
+        return readiness(List.of());
+    }
+
+    /**
+     * Readiness now.
+     *
+     * @param heldDestinations the destinations that cannot take messages now (data only: never DOWN for them)
+     */
+    public Report readiness(List<String> heldDestinations) {
         Instant now = clock.instant();
         Map<String, Object> data = new LinkedHashMap<>();
         boolean up = true;
@@ -166,6 +176,9 @@ public final class RelayHealth implements RelayListener, GaugeRefresher.Observer
                 data.put("broker", "every publish failing since " + brokerFailingSince + " (" + seconds(down) + " s)");
                 data.put("brokerError", brokerError);
             }
+        }
+        if (!heldDestinations.isEmpty()) {
+            data.put("heldDestinations", String.join("; ", heldDestinations));
         }
         data.put("threshold", config.unreachableThreshold().toString());
         return new Report(up, data);

@@ -1,6 +1,8 @@
 package io.eeoutbox.relay.ops;
 
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.spi.BrokerUnavailableException;
+import io.eeoutbox.spi.DestinationUnavailableException;
 import io.eeoutbox.spi.RelayListener;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,6 +38,7 @@ public final class RelayMetrics implements RelayListener {
     private final LongAdder failed = new LongAdder();
     private final LongAdder deadLettered = new LongAdder();
     private final Map<String, LongAdder> failedByType = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> deferredByDestination = new ConcurrentHashMap<>();
     private final DurationHistogram batchDurations = new DurationHistogram();
     private final SlidingHistogram recentBatchDurations;
     private final CopyOnWriteArrayList<MetricsSink> sinks = new CopyOnWriteArrayList<>();
@@ -89,6 +92,29 @@ public final class RelayMetrics implements RelayListener {
         for (MetricsSink s : sinks) {
             s.failed(type);
         }
+        if (cause instanceof BrokerUnavailableException unavailable) {
+            String destination = destinationLabel(unavailable instanceof DestinationUnavailableException d
+                    ? d.destination() : MetricNames.BROKER_DESTINATION);
+            deferredByDestination.computeIfAbsent(destination, t -> new LongAdder()).increment();
+            for (MetricsSink s : sinks) {
+                s.deferred(destination);
+            }
+        }
+    }
+
+    /** The label for a destination: itself while fewer than {@value #MAX_EVENT_TYPES} are known. */
+    private String destinationLabel(String destination) {
+        if (deferredByDestination.containsKey(destination) || deferredByDestination.size() < MAX_EVENT_TYPES) {
+            return destination;
+        }
+        return OTHER_EVENT_TYPE;
+    }
+
+    /** Events deferred (no attempt counted) by destination, sorted by destination. */
+    public Map<String, Long> deferredByDestination() {
+        Map<String, Long> copy = new TreeMap<>();
+        deferredByDestination.forEach((k, v) -> copy.put(k, v.sum()));
+        return copy;
     }
 
     @Override

@@ -48,6 +48,8 @@ import org.apache.kafka.server.common.MetadataVersion;
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
+    static final String CLUSTER_ID = "ee-outbox.test.cluster.id";
+
     private final Path logDir;
     private final Properties serverProperties;
     private final String bootstrapServers;
@@ -96,7 +98,8 @@ public final class EmbeddedKafka implements AutoCloseable {
             p.put("share.coordinator.state.topic.min.isr", "1");
             p.put("group.initial.rebalance.delay.ms", "0");
             p.put("log.segment.bytes", Integer.toString(16 << 20));
-            format(dir, p);
+            p.put(CLUSTER_ID, Uuid.randomUuid().toString()); // kept for a second node (see SecondBroker), not a server setting
+            format(dir, p, 1);
             EmbeddedKafka kafka = new EmbeddedKafka(dir, p, "127.0.0.1:" + brokerPort, null);
             kafka.restart();
             return kafka;
@@ -105,11 +108,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
-    private static void format(Path dir, Properties p) throws Exception {
+    /** Formats {@code dir} as node {@code nodeId} of the cluster {@code p} names. */
+    static void format(Path dir, Properties p, int nodeId) throws Exception {
         new Formatter()
                 .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
-                .setNodeId(1)
-                .setClusterId(Uuid.randomUuid().toString())
+                .setNodeId(nodeId)
+                .setClusterId(p.getProperty(CLUSTER_ID))
                 .setControllerListenerName("CONTROLLER")
                 .setMetadataLogDirectory(dir.toString())
                 .setDirectories(List.of(dir.toString()))
@@ -123,6 +127,16 @@ public final class EmbeddedKafka implements AutoCloseable {
             s.setReuseAddress(true);
             return s.getLocalPort();
         }
+    }
+
+    /** The in-process node's server properties (a copy), for {@link SecondBroker}; null with Docker. */
+    Properties serverProperties() {
+        if (serverProperties == null) {
+            return null;
+        }
+        Properties copy = new Properties();
+        copy.putAll(serverProperties);
+        return copy;
     }
 
     public String bootstrapServers() {
@@ -152,7 +166,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         if (container != null) {
             container.unpause();
         } else if (server == null) {
-            KafkaRaftServer s = new KafkaRaftServer(KafkaConfig.fromProps(serverProperties, false), Time.SYSTEM);
+            Properties props = new Properties();
+            props.putAll(serverProperties);
+            props.remove(CLUSTER_ID);
+            KafkaRaftServer s = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
             s.startup();
             server = s;
         }

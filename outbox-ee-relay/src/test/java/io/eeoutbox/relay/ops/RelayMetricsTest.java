@@ -34,6 +34,11 @@ class RelayMetricsTest {
         }
 
         @Override
+        public void deferred(String destination) {
+            calls.add("deferred " + destination);
+        }
+
+        @Override
         public void batchCompleted(Duration elapsed) {
             calls.add("batch " + elapsed.toMillis());
         }

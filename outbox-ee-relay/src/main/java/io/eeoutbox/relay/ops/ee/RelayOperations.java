@@ -1,6 +1,7 @@
 package io.eeoutbox.relay.ops.ee;
 
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.backoff.DestinationHolds;
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.ee.EeConfigLookup;
 import io.eeoutbox.relay.ee.OutboxRelayBootstrap;
@@ -178,7 +179,8 @@ public class RelayOperations implements RelayListener {
     /** The relay's readiness now (UP when the relay does not run here). */
     public RelayHealth.Report readiness() {
         config();
-        return health.readiness();
+        return health.readiness(bootstrap.relay().map(r -> r.heldDestinations().stream()
+                .map(DestinationHolds.Held::describe).toList()).orElse(List.of()));
     }
 
     /** The relay's liveness now. */

@@ -35,6 +35,7 @@ public final class MicrometerSink implements MetricsSink {
 
     private static final String PUBLISHED = dotted(MetricNames.withoutSuffix(MetricNames.PUBLISHED_TOTAL, "_total"));
     private static final String FAILED = dotted(MetricNames.withoutSuffix(MetricNames.FAILED_TOTAL, "_total"));
+    private static final String DEFERRED = dotted(MetricNames.withoutSuffix(MetricNames.DEFERRED_TOTAL, "_total"));
     private static final String BATCH = dotted(MetricNames.withoutSuffix(MetricNames.BATCH_DURATION_SECONDS, "_seconds"));
 
     private final MeterRegistry registry;
@@ -43,6 +44,7 @@ public final class MicrometerSink implements MetricsSink {
     private final Counter published;
     private final Timer batchDuration;
     private final Map<String, Counter> failed = new ConcurrentHashMap<>();
+    private final Map<String, Counter> deferred = new ConcurrentHashMap<>();
     private final List<Meter> meters = new CopyOnWriteArrayList<>();
     private final List<String> gauges = new CopyOnWriteArrayList<>();
 
@@ -81,6 +83,12 @@ public final class MicrometerSink implements MetricsSink {
     }
 
     @Override
+    public void deferred(String destination) {
+        deferred.computeIfAbsent(destination,
+                d -> remember(registry.counter(DEFERRED, Tags.of(MetricNames.DESTINATION, d)))).increment();
+    }
+
+    @Override
     public void batchCompleted(Duration elapsed) {
         batchDuration.record(elapsed);
     }
@@ -99,6 +107,7 @@ public final class MicrometerSink implements MetricsSink {
         meters.clear();
         gauges.clear();
         failed.clear();
+        deferred.clear();
     }
 
     @Override

@@ -33,6 +33,7 @@ public final class MpMetricsSink implements MetricsSink {
 
     private static final String PUBLISHED = MetricNames.withoutSuffix(MetricNames.PUBLISHED_TOTAL, "_total");
     private static final String FAILED = MetricNames.withoutSuffix(MetricNames.FAILED_TOTAL, "_total");
+    private static final String DEFERRED = MetricNames.withoutSuffix(MetricNames.DEFERRED_TOTAL, "_total");
     private static final String AGE = MetricNames.withoutSuffix(MetricNames.OLDEST_PENDING_AGE_SECONDS, "_seconds");
     private static final String P95 = MetricNames.withoutSuffix(MetricNames.BATCH_DURATION_P95_SECONDS, "_seconds");
     private static final String BATCH = MetricNames.withoutSuffix(MetricNames.BATCH_DURATION_SECONDS, "_seconds");
@@ -41,6 +42,7 @@ public final class MpMetricsSink implements MetricsSink {
     private final Counter published;
     private final Timer batchDuration;
     private final Map<String, Counter> failed = new ConcurrentHashMap<>();
+    private final Map<String, Counter> deferred = new ConcurrentHashMap<>();
     private final List<MetricID> ids = new CopyOnWriteArrayList<>();
 
     private MpMetricsSink(MetricRegistry registry, GaugeSource source) {
@@ -74,13 +76,20 @@ public final class MpMetricsSink implements MetricsSink {
 
     @Override
     public void failed(String eventType) {
-        failed.computeIfAbsent(eventType, t -> {
-            Tag tag = new Tag(MetricNames.EVENT_TYPE, t);
-            Counter c = registry.counter(Metadata.builder().withName(FAILED)
-                    .withDescription(MetricNames.FAILED_HELP).build(), tag);
-            ids.add(new MetricID(FAILED, tag));
-            return c;
-        }).inc();
+        failed.computeIfAbsent(eventType, t -> counter(FAILED, MetricNames.FAILED_HELP, new Tag(MetricNames.EVENT_TYPE, t)))
+                .inc();
+    }
+
+    @Override
+    public void deferred(String destination) {
+        deferred.computeIfAbsent(destination,
+                d -> counter(DEFERRED, MetricNames.DEFERRED_HELP, new Tag(MetricNames.DESTINATION, d))).inc();
+    }
+
+    private Counter counter(String name, String help, Tag tag) {
+        Counter c = registry.counter(Metadata.builder().withName(name).withDescription(help).build(), tag);
+        ids.add(new MetricID(name, tag));
+        return c;
     }
 
     @Override
@@ -95,6 +104,7 @@ public final class MpMetricsSink implements MetricsSink {
         }
         ids.clear();
         failed.clear();
+        deferred.clear();
     }
 
     @Override

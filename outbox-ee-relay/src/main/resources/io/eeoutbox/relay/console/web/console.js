@@ -79,6 +79,7 @@
       cell(row, r.counters.failed, 'num');
       cell(row, r.counters.deadLettered, 'num');
       cell(row, r.counters.lastError ? r.counters.lastErrorAt + ' ' + r.counters.lastError : '');
+      cell(row, r.heldDestinations.join('\n'), 'held').id = i === 0 ? 'relay-held' : '';
       tbody.appendChild(row);
     }
     $('pending-total').textContent = '(' + o.backlog.pending + ', oldest ' + o.backlog.oldestPendingAgeSeconds + ' s)';
