@@ -296,7 +296,8 @@ public final class OutboxRelay {
 
     /** The lease end of the batch being published now, or null when none is (liveness, see RelayHealth). */
     public Instant publishingUntil() {
-        return counters.publishingUntil();
+        Duration left = counters.publishingLeft(nanoTime.getAsLong());
+        return left == null ? null : clock.instant().plus(left);
     }
 
     private void request() {

@@ -168,7 +168,7 @@ public final class DrainLoop {
         BatchOrdering.Plan plan = BatchOrdering.plan(claimed, config.ordered());
         long publishStarted = nanoTime.getAsLong();
         Round round;
-        counters.publishing(lockedUntil); // liveness: a slow publish within its lease is not a stuck relay
+        counters.publishing(started + config.lease().toNanos()); // liveness: a slow publish in its lease is alive
         try {
             // The lease counted from before the claim (the database's lease starts later): on the monotonic clock.
             round = publisher.publish(plan.publish(), started + config.lease().toNanos());

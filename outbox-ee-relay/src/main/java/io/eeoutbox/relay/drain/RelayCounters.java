@@ -16,7 +16,8 @@ public final class RelayCounters {
     private final AtomicReference<String> lastError = new AtomicReference<>();
     private final AtomicReference<Instant> lastErrorAt = new AtomicReference<>();
     private final AtomicReference<Instant> lastLoopAt = new AtomicReference<>();
-    private final AtomicReference<Instant> publishingUntil = new AtomicReference<>();
+    /** The lease end (a nanoTime value) of the batch being published; {@link Long#MIN_VALUE}: none. */
+    private final AtomicLong publishingUntil = new AtomicLong(Long.MIN_VALUE);
 
     public void batch(int publishedCount, int failedCount, long elapsedNanos) {
         batches.incrementAndGet();
@@ -38,18 +39,25 @@ public final class RelayCounters {
         lastLoopAt.set(at);
     }
 
-    /** A batch is being handed to the publisher, which must be done by {@code until} (its lease). */
-    public void publishing(Instant until) {
-        publishingUntil.set(until);
+    /**
+     * A batch is being handed to the publisher, which must be done by {@code leaseEnd} (a {@code nanoTime} value: a
+     * wall clock stepped back would otherwise make a stuck publish look alive for longer).
+     */
+    public void publishing(long leaseEnd) {
+        publishingUntil.set(leaseEnd);
     }
 
     public void publishDone() {
-        publishingUntil.set(null);
+        publishingUntil.set(Long.MIN_VALUE);
     }
 
-    /** The lease end of the batch being published now, or null when no publish is under way. */
-    public Instant publishingUntil() {
-        return publishingUntil.get();
+    /**
+     * How long the lease of the batch being published still lasts at {@code nowNanos} (negative once it ran out), or
+     * null when no publish is under way.
+     */
+    public Duration publishingLeft(long nowNanos) {
+        long until = publishingUntil.get();
+        return until == Long.MIN_VALUE ? null : Duration.ofNanos(until - nowNanos);
     }
 
     /** A consistent-enough copy of the counters. */

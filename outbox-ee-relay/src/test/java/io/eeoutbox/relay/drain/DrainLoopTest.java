@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -67,16 +68,18 @@ class DrainLoopTest {
     @Test
     void theBatchBeingPublishedShowsItsLeaseEndUntilThePublishReturns() throws Exception {
         store.insert("order", "o1", "order.created");
-        List<Instant> seen = new ArrayList<>();
+        List<Duration> seen = new ArrayList<>();
         RelayConfig config = config(10);
-        DrainLoop loop = DrainLoop.builder().store(store).publisher(m -> seen.add(counters.publishingUntil()))
+        LongSupplier nanos = () -> clock.instant().toEpochMilli() * 1_000_000L;
+        DrainLoop loop = DrainLoop.builder().store(store)
+                .publisher(m -> seen.add(counters.publishingLeft(nanos.getAsLong())))
                 .listener(listener).backoff(BACKOFF).config(config).clock(clock).counters(counters)
                 .mayClaim(() -> !stopping.get()).stopping(stopping::get)
-                .nanoTime(() -> clock.instant().toEpochMilli() * 1_000_000L).build();
-        assertThat(counters.publishingUntil()).isNull();
+                .nanoTime(nanos).build();
+        assertThat(counters.publishingLeft(nanos.getAsLong())).isNull();
         loop.drain();
-        assertThat(seen).as("while publishing: the claim's lease end").containsExactly(T0.plus(config.lease()));
-        assertThat(counters.publishingUntil()).as("after the publish").isNull();
+        assertThat(seen).as("while publishing: what is left of the claim's lease").containsExactly(config.lease());
+        assertThat(counters.publishingLeft(nanos.getAsLong())).as("after the publish").isNull();
     }
 
     @Test
