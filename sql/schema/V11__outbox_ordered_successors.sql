@@ -41,7 +41,10 @@
 --
 -- Successors: the heads are found without locking, one probe of idx_outbox_aggregate_pending per aggregate; the due
 -- ones, oldest first, within half the batch and the byte budget, are then locked by id with SKIP LOCKED (the
--- byte budget is counted before the lock: a head skipped there leaves it a little under-used). The lock re-checks the row's newest version (READ COMMITTED), so a head that
+-- byte budget is counted before the lock: a head skipped there leaves it a little under-used). Each id is locked in
+-- a LATERAL subquery of its own, so it is looked up by the primary key: with `id = ANY (...)`, or a plain join,
+-- and `processed_at IS NULL`, the generic plan made on an empty table walked the whole partial index filtering by
+-- id (ClaimPlanIT). The lock re-checks the row's newest version (READ COMMITTED), so a head that
 -- another relay claimed or completed meanwhile is left alone; a locked head is skipped, never passed over for the
 -- event after it. The walk is outbox_claim_batch_ordered (V9) with what is left of the batch and of the bytes.
 CREATE FUNCTION outbox_complete_and_claim_ordered(p_synchronous_commit varchar, p_delete boolean, p_now timestamptz,
@@ -112,9 +115,8 @@ BEGIN
             SET claim_token = p_claim_token,
                 locked_until = v_locked_until
             WHERE e.id = ANY (ARRAY(
-                SELECT c.id
-                FROM outbox_events c
-                WHERE c.id = ANY (ARRAY(
+                SELECT l.id
+                FROM unnest(ARRAY(
                           SELECT w.id
                           FROM (SELECT h.id,
                                        sum(h.bytes) OVER (ORDER BY h.seq ROWS UNBOUNDED PRECEDING) - h.bytes
@@ -136,13 +138,17 @@ BEGIN
                                         AND (h.locked_until IS NULL OR h.locked_until <= v_now)
                                       ORDER BY h.seq
                                       LIMIT p_batch_size / 2) h) w
-                          WHERE w.bytes_before < p_max_bytes))
-                  AND c.processed_at IS NULL
-                  AND c.dead_at IS NULL
-                  AND c.attempts < p_max_attempts
-                  AND (c.retry_after IS NULL OR c.retry_after <= v_now)
-                  AND (c.locked_until IS NULL OR c.locked_until <= v_now)
-                FOR UPDATE OF c SKIP LOCKED))
+                          WHERE w.bytes_before < p_max_bytes)) AS s (id)
+                CROSS JOIN LATERAL (
+                    SELECT c.id
+                    FROM outbox_events c
+                    WHERE c.id = s.id
+                      AND c.processed_at IS NULL
+                      AND c.dead_at IS NULL
+                      AND c.attempts < p_max_attempts
+                      AND (c.retry_after IS NULL OR c.retry_after <= v_now)
+                      AND (c.locked_until IS NULL OR c.locked_until <= v_now)
+                    FOR UPDATE SKIP LOCKED) l))
             RETURNING e)
         SELECT coalesce(array_agg(claimed.e), '{}'), coalesce(sum(pg_column_size((claimed.e).payload)), 0)
         INTO v_successors, v_bytes
