@@ -128,15 +128,17 @@ public final class FakeOutboxStore implements OutboxStore {
 
     /**
      * Like the V9 claim: from seq minSeq, up to batchSize rows, stopping once they hold maxBytes of payload (UTF-8
-     * here). Ordered, like V11: first the earliest pending event of each aggregate of {@code completed} when it is
-     * due (at most half the batch), then the walk from minSeq; walkNext as V11 computes it.
+     * here). Ordered, like V11: first the earliest pending event of each aggregate of the batchSize / 2 oldest rows of
+     * {@code completed} when it is due, then the walk from minSeq; walkNext as V11 computes it.
      */
     private Claimed claimRows(Claim c, List<Row> completed) {
         List<Row> taken = new ArrayList<>();
         long bytes = 0;
         if (c.ordered() && c.batchSize() / 2 > 0) {
             List<Row> heads = new ArrayList<>();
-            for (Row done : completed) {
+            List<Row> oldest = new ArrayList<>(completed);
+            oldest.sort((a, b) -> Long.compare(a.seq, b.seq));
+            for (Row done : oldest.subList(0, Math.min(oldest.size(), c.batchSize() / 2))) {
                 rows.values().stream().filter(r -> r.pending() && sameAggregate(r, done))
                         .min((a, b) -> Long.compare(a.seq, b.seq))
                         .filter(h -> due(h, c) && !heads.contains(h)).ifPresent(heads::add);
