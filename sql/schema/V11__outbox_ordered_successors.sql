@@ -9,14 +9,14 @@
 --
 -- outbox_complete_and_claim_ordered completes the published rows and then claims in two parts:
 --
--- 1. Successors (outbox_claim_successors): for each aggregate whose row it just completed, the aggregate's
+-- 1. Successors: for each aggregate whose row it just completed, the aggregate's
 --    earliest pending event, found by one probe of idx_outbox_aggregate_pending, is claimed if it is due and no
 --    one holds its lock (SKIP LOCKED). The probe looks at the earliest pending event whatever its state, and
 --    claims that one or nothing: a dead letter, a row waiting for a retry, one leased or locked by another relay
 --    keeps the aggregate's later events back, exactly as the walk's predecessor check does. Successors take at
 --    most half of the batch (p_batch_size / 2, probing the aggregates of that many of the oldest completed rows),
 --    so aggregates with long backlogs cannot fill every batch.
--- 2. The walk: outbox_claim_batch_ordered (V9) from p_min_seq fills the rest of the batch in seq order, as
+-- 2. The walk: the query of outbox_claim_batch_ordered (V9) from p_min_seq fills the rest of the batch in seq order, as
 --    before. It sees the successors leased already, so it takes no second event of their aggregates.
 --
 -- Its last row (NULL id) carries walk_next: where a walk may go on next. After a walk that filled its part,
@@ -26,6 +26,7 @@
 -- its backlog; rows that can become due below walk_next without a completion (retries, expired or released
 -- leases, transactions that commit late, successors the probes left for the walk) are found as before by the
 -- claims that start lower (docs/decisions/0017-ordered-claims-take-successors-by-aggregate.md).
+-- The drain reports the completed rows whose aggregate got nothing, so a claim starts below them.
 --
 -- The V9/V10 functions stay as they were: a relay of an earlier version keeps working during a rolling upgrade.
 
