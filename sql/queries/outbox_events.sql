@@ -82,6 +82,20 @@ FROM outbox_complete_and_claim(@synchronous_commit::varchar, @delete::boolean, s
                                @lease_ms::bigint, @max_attempts::int, @batch_size::int,
                                @ordered::boolean, @max_bytes::int, @min_seq::bigint);
 
+-- name: CompleteAndClaimOutboxBatchOrdered :many
+-- Ordered mode's CompleteAndClaimOutboxBatch (outbox_complete_and_claim_ordered in V11): completes the previous
+-- published batch, then claims first the next due event of each aggregate it completed (one probe of the
+-- aggregate index each, at most half the batch), then from the walk that starts at min_seq, as before. The last
+-- row has a NULL id and carries `completed` and walk_next: where the next claim's walk may start (above the
+-- highest seq this walk claimed when it filled its part, else above the highest pending seq). Claimed rows
+-- carry walk_next NULL (read as 0).
+SELECT completed::int AS completed, id, seq, aggregate_type, aggregate_id, event_type, payload, attempts,
+       created_at, payload_bytes::int AS payload_bytes, tracingspancontext, walk_next::bigint AS walk_next
+FROM outbox_complete_and_claim_ordered(@synchronous_commit::varchar, @delete::boolean, sqlc.narg(now)::timestamptz,
+                                       @done_ids::uuid[], sqlc.narg(done_token)::uuid, @claim_token::uuid,
+                                       @lease_ms::bigint, @max_attempts::int, @batch_size::int, @max_bytes::int,
+                                       @min_seq::bigint);
+
 -- name: IncrementOutboxAttempts :exec
 -- The reference article's one-row failure count (baseline only).
 UPDATE outbox_events SET attempts = attempts + 1 WHERE id = @id::uuid;

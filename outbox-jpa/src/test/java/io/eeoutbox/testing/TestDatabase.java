@@ -220,7 +220,8 @@ public final class TestDatabase {
                 "V7__outbox_claim_byte_budget.sql",
                 "V8__outbox_notify_waiters.sql",
                 "V9__outbox_database_clock.sql",
-                "V10__outbox_trace_context.sql"));
+                "V10__outbox_trace_context.sql",
+                "V11__outbox_ordered_successors.sql"));
         return files;
     }
 

@@ -27,6 +27,10 @@ final class CarriedBatch {
         return token;
     }
 
+    List<OutboxMessage> published() {
+        return published;
+    }
+
     List<UUID> ids() {
         return BatchCompletion.ids(published);
     }

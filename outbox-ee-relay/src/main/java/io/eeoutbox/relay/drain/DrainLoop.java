@@ -16,8 +16,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
@@ -107,6 +109,9 @@ public final class DrainLoop {
             if (carry != null) {
                 carry.done(session.complete(config.completion(), carry.ids(), carry.token(), clock.instant()),
                         nanoTime.getAsLong(), completion, counters, listener);
+                if (config.ordered()) {
+                    reportCompleted(carry.published(), List.of(), false); // for the next drain's first claim
+                }
             }
             completer.flush();
         }
@@ -149,22 +154,31 @@ public final class DrainLoop {
                 config.maxAttempts(), config.batchSize(), config.batchMaxBytes(), config.ordered()), floor.next(started));
         List<OutboxMessage> claimed;
         boolean full;
+        long walkNext;
         if (carry != null) {
             OutboxStore.CompletedAndClaimed both = session.completeAndClaim(config.completion(), carry.ids(),
                     carry.token(), next);
             carry.done(both.completed(), nanoTime.getAsLong(), completion, counters, listener);
             claimed = both.claimed();
             full = both.full();
+            walkNext = both.walkNext();
+            if (config.ordered()) {
+                reportCompleted(carry.published(), claimed, walkNext >= 0);
+            }
         } else {
             OutboxStore.Claimed one = session.claim(next);
             claimed = one.messages();
             full = one.full();
+            walkNext = one.walkNext();
         }
         if (claimed.isEmpty()) {
             return BatchOutcome.EMPTY;
         }
         floor.claimed(started, claimed.stream().mapToLong(OutboxMessage::seq).min().orElse(0L),
                 claimed.stream().mapToLong(OutboxMessage::seq).max().orElse(0L), full);
+        if (config.ordered() && walkNext >= 0) {
+            floor.walked(walkNext, nanoTime.getAsLong() - started);
+        }
         BatchOrdering.Plan plan = BatchOrdering.plan(claimed, config.ordered());
         long publishStarted = nanoTime.getAsLong();
         Round round;
@@ -181,13 +195,19 @@ public final class DrainLoop {
         unpublished.addAll(plan.holdBack());
         unpublished.addAll(round.unpublished());
         boolean allPublished = unpublished.isEmpty() && round.failures().isEmpty();
-        reportDueRows(round.published(), unpublished);
+        for (OutboxMessage m : unpublished) {
+            floor.mayBeDueFrom(m.seq()); // given back: due again at once
+        }
         if (CompletionRule.withNextClaim(fused, completer, publishNanos, full || config.ordered(), allPublished,
                 mayClaim.getAsBoolean(), config.ordered())) {
+            // completed by the next claim's statement, which reports them (reportCompleted)
             retries.brokerReached();
             CarriedBatch carried = new CarriedBatch(token, round.published(), started);
             announcePublished(round);
             return new BatchOutcome(claimed.size(), true, round.published().size(), 0, BatchOutcome.End.NONE, carried);
+        }
+        if (config.ordered()) {
+            reportCompleted(round.published(), List.of(), false); // completed on their own: no claim takes their successors
         }
         completer.submit(s -> {
             completion.settle(s, token, round, unpublished);
@@ -243,15 +263,21 @@ public final class DrainLoop {
     }
 
     /**
-     * Tells the claim floor where rows may have become due below it: unpublished rows given back (due again at
-     * once) and, in ordered mode, the next event of each completed one (due once that is completed).
+     * Ordered mode: tells the claim floor where the next event of each completed row may lie, due once that row is
+     * completed (decision 0014). When the claim that completed them took the next due event of each of their
+     * aggregates ({@code successorsTaken}, schema V11), only the rows whose aggregate got nothing in {@code claimed}
+     * are reported: the others' next events are claimed already, and the next claim need not walk below its bound
+     * to find them (decision 0017).
      */
-    private void reportDueRows(List<OutboxMessage> published, List<OutboxMessage> unpublished) {
-        for (OutboxMessage m : unpublished) {
-            floor.mayBeDueFrom(m.seq());
+    private void reportCompleted(List<OutboxMessage> completed, List<OutboxMessage> claimed, boolean successorsTaken) {
+        Set<OutboxMessage.Aggregate> taken = new HashSet<>();
+        if (successorsTaken) {
+            for (OutboxMessage m : claimed) {
+                taken.add(m.aggregate());
+            }
         }
-        if (config.ordered()) {
-            for (OutboxMessage m : published) {
+        for (OutboxMessage m : completed) {
+            if (!taken.contains(m.aggregate())) {
                 floor.mayBeDueFrom(m.seq() + 1);
             }
         }

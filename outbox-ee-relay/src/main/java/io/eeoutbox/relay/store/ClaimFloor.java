@@ -21,6 +21,11 @@ import java.util.Deque;
  * previous event is completed, and that event may lie anywhere below the last claim (a grouped backlog puts
  * each aggregate's events next to each other). The drain reports each completed batch with
  * {@link #mayBeDueFrom}, and the next claim starts no higher than that (docs/decisions/0014-ordered-claims-start-below-what-they-completed.md).
+ * Since schema V11 an ordered claim takes the next event of each aggregate it completes by the aggregate index, and
+ * says where its walk may go on ({@link #walked}): the drain reports only the completed rows whose aggregate got
+ * nothing, and the next claims walk on from there, so they do not walk again over the later events of a hot
+ * aggregate. A claim from the usual bound (a sweep) still comes, for rows that transactions committed after the walk
+ * had passed, as often as costs at most a sixteenth of the claims' time (docs/decisions/0017-ordered-claims-take-successors-by-aggregate.md).
  *
  * <p>Not thread-safe: one drain at a time uses it. Times are {@link System#nanoTime()} values.
  */
@@ -33,6 +38,10 @@ public final class ClaimFloor {
     private long lastFullNanos;
     private boolean fullDone;
     private long dueFrom = Long.MAX_VALUE; // the lowest seq that may have become due since the last claim started
+    private long walkNext = -1; // ordered mode (V11): where the last claim's walk may go on
+    private long lastSweepNanos;
+    private long sweepNanos; // what the last sweep cost
+    private boolean sweeping; // the last claim started at the bound (or at 0)
 
     /** @param rescanInterval zero: every claim starts at 0 (no bound) */
     public ClaimFloor(Duration rescanInterval) {
@@ -54,15 +63,25 @@ public final class ClaimFloor {
         // (a crashed relay's) and late-committed rows wait at most one interval, not until the backlog is gone.
         if (intervalNanos == 0 || !fullDone || now - lastFullNanos >= intervalNanos) {
             continueAt = -1;
+            walkNext = -1;
             fullDone = true;
             lastFullNanos = now;
+            lastSweepNanos = now;
+            sweeping = true;
             return 0L;
         }
+        sweeping = false;
         if (continueAt >= 0) {
             long at = continueAt;
             continueAt = -1;
             return at;
         }
+        if (walkNext >= 0 && now - lastSweepNanos < Math.min(intervalNanos, 16 * sweepNanos)) {
+            return walkNext;
+        }
+        walkNext = -1;
+        lastSweepNanos = now;
+        sweeping = true;
         while (!claims.isEmpty() && now - claims.peekFirst()[0] >= intervalNanos) {
             floor = Math.max(floor, claims.pollFirst()[1]);
         }
@@ -87,6 +106,26 @@ public final class ClaimFloor {
     }
 
     /**
+     * Ordered mode (V11): the claim just made, which took {@code claimNanos}, looked at every due row from where it
+     * started up to {@code nextSeq} (exclusive) and took the next event of each aggregate it completed. Until the
+     * next sweep, claims start there (or lower, see {@link #mayBeDueFrom}) instead of at the bound. A sweep comes
+     * once sixteen times its own cost has passed since the last one (at once when sweeps are cheap, as in a steady
+     * flow; rarely when the rows below hold a long backlog of one aggregate), and at least once per rescan
+     * interval. Replaces what {@link #claimed} said about where to go on: that claim's highest seq may be an
+     * aggregate's next event far above its walk.
+     */
+    public void walked(long nextSeq, long claimNanos) {
+        if (intervalNanos == 0) {
+            return;
+        }
+        if (sweeping) {
+            sweepNanos = claimNanos;
+        }
+        continueAt = -1;
+        walkNext = nextSeq;
+    }
+
+    /**
      * Rows from {@code seq} on may have become due since the last claim started (ordered mode: the next event
      * of an aggregate whose event at {@code seq - 1} was just completed); the next claim starts there or lower.
      */
@@ -97,12 +136,14 @@ public final class ClaimFloor {
     /** A drain ended: its next claim does not go on after the last one (rows it released lie below). */
     public void runEnded() {
         continueAt = -1;
+        walkNext = -1;
     }
 
     /** Forgets every bound (after a database error): the next claim starts at 0. */
     public void reset() {
         claims.clear();
         continueAt = -1;
+        walkNext = -1;
         floor = 0;
         fullDone = false;
         dueFrom = Long.MAX_VALUE;

@@ -1,8 +1,8 @@
 package io.eeoutbox.relay.store;
 
 import io.eeoutbox.OutboxMessage;
-import io.eeoutbox.TraceContext;
 import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchParams;
+import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchOrderedParams;
 import io.eeoutbox.jpa.generated.CompleteAndClaimOutboxBatchRow;
 import io.eeoutbox.jpa.generated.DeadLetterExhaustedOutboxEventsParams;
 import io.eeoutbox.jpa.generated.DeferOutboxBatchDelayedParams;
@@ -287,7 +287,7 @@ public final class JdbcOutboxStore implements OutboxStore {
         @Override
         public Claimed claim(Claim claim) throws SQLException {
             CompletedAndClaimed c = completeAndClaim(CompletionMode.MARK, List.of(), null, claim);
-            return new Claimed(c.claimed(), c.full());
+            return new Claimed(c.claimed(), c.full(), c.walkNext());
         }
 
         @Override
@@ -301,6 +301,9 @@ public final class JdbcOutboxStore implements OutboxStore {
         @Override
         public CompletedAndClaimed completeAndClaim(CompletionMode mode, List<UUID> ids, UUID doneToken, Claim next)
                 throws SQLException {
+            if (next.ordered() && next.batchSize() > 0) {
+                return completeAndClaimOrdered(mode, ids, doneToken, next);
+            }
             List<CompleteAndClaimOutboxBatchRow> rows = dao.completeAndClaimOutboxBatch(new CompleteAndClaimOutboxBatchParams(
                     synchronousCommit, mode == CompletionMode.DELETE, statementNow(next.now()), ids, doneToken,
                     next.token(), millisBetween(next.now(), next.lockedUntil()), next.maxAttempts(), next.batchSize(),
@@ -312,13 +315,21 @@ public final class JdbcOutboxStore implements OutboxStore {
                 completed = r.completed();
                 if (r.id() != null) {
                     payloadBytes += r.payloadBytes();
-                    messages.add(new OutboxMessage(r.id(), r.seq(), r.eventType(), r.payload(),
-                            new OutboxMessage.Aggregate(r.aggregateType(), r.aggregateId()),
-                            new OutboxMessage.Delivery(r.createdAt(), r.attempts() + 1,
-                                    TraceContext.fromStoredTextOrNull(r.tracingspancontext(), r.id()))));
+                    messages.add(ClaimRows.message(r.id(), r.seq(), r.eventType(), r.payload(), r.aggregateType(),
+                            r.aggregateId(), r.createdAt(), r.attempts(), r.tracingspancontext()));
                 }
             }
             return new CompletedAndClaimed(completed, messages, Claimed.full(next, messages.size(), payloadBytes));
+        }
+
+        /** Ordered mode (V11): the completed aggregates' next events first, then the walk; the last row carries walk_next. */
+        private CompletedAndClaimed completeAndClaimOrdered(CompletionMode mode, List<UUID> ids, UUID doneToken,
+                                                            Claim next) throws SQLException {
+            return ClaimRows.ordered(dao.completeAndClaimOutboxBatchOrdered(
+                    new CompleteAndClaimOutboxBatchOrderedParams(synchronousCommit, mode == CompletionMode.DELETE,
+                            statementNow(next.now()), ids, doneToken, next.token(),
+                            millisBetween(next.now(), next.lockedUntil()), next.maxAttempts(), next.batchSize(),
+                            next.maxBytes(), next.minSeq())), next);
         }
 
         @Override

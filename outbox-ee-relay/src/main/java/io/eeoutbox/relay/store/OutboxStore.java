@@ -107,6 +107,7 @@ public interface OutboxStore {
                 throws SQLException {
             int completed = complete(mode, ids, doneToken, next.now());
             Claimed claimed = claim(next);
+            // walkNext -1: this claim did not see the completed rows, so it took none of their successors
             return new CompletedAndClaimed(completed, claimed.messages(), claimed.full());
         }
 
@@ -174,9 +175,16 @@ public interface OutboxStore {
 
     /**
      * What a claim took; {@code full} when it stopped at a limit (rows or bytes), so more rows may be due
-     * at once.
+     * at once. {@code walkNext} (ordered mode, schema V11): where the next claim's walk may start, every due row
+     * from the claim's {@code minSeq} up to there having been looked at; and a claim that completed rows took the
+     * next due event of each of their aggregates first, by the aggregate index. -1 when the store does neither.
      */
-    record Claimed(List<OutboxMessage> messages, boolean full) {
+    record Claimed(List<OutboxMessage> messages, boolean full, long walkNext) {
+        /** A claim that says nothing about its walk ({@code walkNext} -1). */
+        public Claimed(List<OutboxMessage> messages, boolean full) {
+            this(messages, full, -1L);
+        }
+
         /** Full when the claim took its whole row limit, or its rows' {@code payloadBytes} reached {@code maxBytes}. */
         static boolean full(Claim claim, int rows, long payloadBytes) {
             return rows >= claim.batchSize() || (rows > 0 && payloadBytes >= claim.maxBytes());
@@ -184,10 +192,14 @@ public interface OutboxStore {
     }
 
     /**
-     * What {@link Session#completeAndClaim} did: how many rows it completed, the rows it claimed and whether
-     * that claim was full (see {@link Claimed}).
+     * What {@link Session#completeAndClaim} did: how many rows it completed, the rows it claimed, whether
+     * that claim was full and where its walk may go on (see {@link Claimed}).
      */
-    record CompletedAndClaimed(int completed, List<OutboxMessage> claimed, boolean full) {
+    record CompletedAndClaimed(int completed, List<OutboxMessage> claimed, boolean full, long walkNext) {
+        /** Without {@code walkNext} (-1: see {@link Claimed}). */
+        public CompletedAndClaimed(int completed, List<OutboxMessage> claimed, boolean full) {
+            this(completed, claimed, full, -1L);
+        }
     }
 
     /** A failed publish: the row waits until {@code retryAfter}; {@code error} is at most 1000 characters. */

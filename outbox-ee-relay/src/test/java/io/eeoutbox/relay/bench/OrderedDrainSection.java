@@ -28,6 +28,7 @@ final class OrderedDrainSection {
     private final BenchContext ctx;
     private final int events;
     private final int hotEvents;
+    private double lastHotAloneRate = Double.NaN;
 
     private OrderedDrainSection(BenchContext ctx) {
         this.ctx = ctx;
@@ -57,6 +58,7 @@ final class OrderedDrainSection {
         ctx.db.notifyTrigger(false);
         Map<String, List<Double>> rates = new LinkedHashMap<>();
         List<Double> hotRates = new ArrayList<>();
+        List<Double> aloneRates = new ArrayList<>();
         drain("warm-up", interleaved, true); // JIT, pool
         for (int r = 0; r < ctx.settings.runs(); r++) {
             String run = "run " + (r + 1);
@@ -71,6 +73,7 @@ final class OrderedDrainSection {
             double all = drain(run, hot, true);
             rates.computeIfAbsent("ordered, " + hot.name(), k -> new ArrayList<>()).add(all);
             hotRates.add(all * hotEvents / hot.events());
+            aloneRates.add(lastHotAloneRate);
         }
         for (Map.Entry<String, List<Double>> e : rates.entrySet()) {
             boolean ratio = e.getKey().startsWith("ordered / unordered");
@@ -78,6 +81,8 @@ final class OrderedDrainSection {
                     e.getValue());
         }
         ctx.results.figure(SECTION, "ordered, the hot aggregate's events", "hot aggregate rate", "events/s", hotRates);
+        ctx.results.figure(SECTION, "ordered, the hot aggregate's events once it is alone", "hot aggregate rate",
+                "events/s", aloneRates);
         for (Layout layout : List.of(interleaved, grouped)) {
             double share = ctx.results.find(SECTION, "ordered / unordered, " + layout.name(), "share of unordered")
                     .median();
@@ -88,7 +93,29 @@ final class OrderedDrainSection {
                 + ", NOTIFY off, busy poll as configured) into a no-op publisher; each backlog inserted, vacuumed and "
                 + "analyzed before its drain; the time runs from the relay's start until every row is published and "
                 + "marked. Hot aggregate rate: its " + hotEvents + " events over the whole drain's time (the other "
-                + "aggregates drain beside it).");
+                + "aggregates drain beside it); once it is alone: its events published after the last of the others, "
+                + "over the time from that one to its last (one claim statement per event).");
+    }
+
+    /**
+     * The events of aggregate "hot" published after the last event of any other aggregate, per second from that
+     * publish to the hot aggregate's last; NaN when the layout has no such tail.
+     */
+    private static double hotAloneRate(Layout layout, List<UUID> ids, PublishLog log) {
+        long lastOther = Long.MIN_VALUE;
+        List<Long> hot = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            long at = log.firstPublish().get(ids.get(i));
+            if (layout.aggregate().apply(i).equals("hot")) {
+                hot.add(at);
+            } else {
+                lastOther = Math.max(lastOther, at);
+            }
+        }
+        long from = lastOther;
+        long alone = hot.stream().filter(t -> t > from).count();
+        long last = hot.stream().mapToLong(Long::longValue).max().orElse(from);
+        return alone < 2 || last <= from ? Double.NaN : alone / ((last - from) / 1e9);
     }
 
     /** Drains a fresh backlog of {@code layout} with one relay; returns its rate in events per second. */
@@ -110,6 +137,7 @@ final class OrderedDrainSection {
         }
         String what = (ordered ? "ordered, " : "unordered, ") + layout.name();
         ctx.check("drain " + what + ", " + run, ids, log);
+        lastHotAloneRate = hotAloneRate(layout, ids, log);
         double rate = ids.size() / ((t1 - t0) / 1e9);
         BenchContext.log(String.format(Locale.ROOT, "drain %s, %s: %.0f events/s", what, run, rate));
         return rate;

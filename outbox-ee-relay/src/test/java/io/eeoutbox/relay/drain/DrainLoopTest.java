@@ -377,6 +377,31 @@ class DrainLoopTest {
                 .doesNotHaveDuplicates());
     }
 
+    /**
+     * Decision 0017: with a store that takes the completed aggregates' next events itself (V11), a hot aggregate among
+     * others drains in one drain and in write order, whichever route completes its batches.
+     */
+    @ParameterizedTest(name = "completed with the next claim: {0}")
+    @ValueSource(booleans = {true, false})
+    void orderedModeDrainsAHotAggregateInOneDrainInWriteOrder(boolean fused) throws Exception {
+        for (int i = 0; i < 60; i++) {
+            store.insert("account", i % 3 == 0 ? "hot" : "A" + i, "e" + i);
+        }
+        publisher.beforeBatch(batch -> clock.advance(Duration.ofMillis(1)));
+        RelayConfig config = config(8).toBuilder().set(RelaySettings.ORDERED, true).build();
+        DrainLoop loop = DrainLoop.builder().store(store).publisher(publisher).backoff(BACKOFF).config(config)
+                .clock(clock).nanoTime(() -> clock.instant().toEpochMilli() * 1_000_000L).fused(fused).build();
+
+        assertThat(loop.drain()).as("one drain: no event waits for a poll").isEqualTo(60);
+
+        assertThat(publisher.published).filteredOn(m -> m.aggregateId().equals("hot"))
+                .extracting(OutboxMessage::eventType)
+                .containsExactlyElementsOf(java.util.stream.IntStream.range(0, 20).mapToObj(i -> "e" + 3 * i).toList());
+        assertThat(publisher.calls).allSatisfy(batch -> assertThat(batch).extracting(OutboxMessage::aggregateId)
+                .doesNotHaveDuplicates());
+        assertThat(store.count(r -> r.processedAt != null)).isEqualTo(60);
+    }
+
     @ParameterizedTest(name = "completed with the next claim: {0}")
     @ValueSource(booleans = {true, false})
     void orderedModeStopsAfterAClaimThatFindsNothing(boolean fused) throws Exception {

@@ -112,4 +112,36 @@ class ClaimFloorTest {
         floor.reset();
         assertThat(floor.next(S / 2 + 1)).isZero();
     }
+
+    /** Ordered mode, schema V11 (decision 0017): claims walk on from where the last walk ended, with sweeps between. */
+    @Test
+    void orderedClaimsWalkOnFromWalkNextAndSweepAsOftenAsSixteenTimesTheirCostAllows() {
+        ClaimFloor floor = new ClaimFloor(Duration.ofSeconds(1));
+        assertThat(floor.next(0)).isZero();
+        floor.claimed(0, 1, 1, false);
+        floor.walked(2_000, S / 100); // the walk from 0 looked at everything up to 1,999 and took 10 ms
+        assertThat(floor.next(S / 100)).as("a hot aggregate's later events below are not walked again")
+                .isEqualTo(2_000);
+        floor.claimed(S / 100, 2, 2, false);
+        floor.walked(2_000, S / 10_000); // a cheap claim: only a sweep's cost counts
+        assertThat(floor.next(S / 10)).isEqualTo(2_000);
+        floor.claimed(S / 10, 3, 3, false);
+        floor.walked(2_001, S / 10_000);
+        floor.mayBeDueFrom(40); // a completed row whose aggregate got nothing
+        assertThat(floor.next(S / 10 + 1)).as("reported rows still come first").isEqualTo(40);
+        floor.claimed(S / 10 + 1, 4, 40, false);
+        floor.walked(2_001, S / 10_000);
+        assertThat(floor.next(S / 5)).as("16 x 10 ms since the sweep: the next claim sweeps from the bound")
+                .isZero();
+        floor.claimed(S / 5, 5, 5, false);
+        floor.walked(2_002, S / 10_000); // that sweep was cheap: 0.1 ms
+        assertThat(floor.next(S / 5 + S / 1000)).as("1 ms after a sweep of 0.1 ms: walk on").isEqualTo(2_002);
+        floor.claimed(S / 5 + S / 1000, 6, 6, false);
+        floor.walked(2_003, S / 10_000);
+        assertThat(floor.next(S / 5 + S / 500)).as("2 ms after it: cheap sweeps come often").isZero();
+        floor.claimed(S / 5 + S / 500, 7, 7, false);
+        floor.walked(2_004, S / 10_000);
+        floor.runEnded();
+        assertThat(floor.next(S / 5 + S / 500 + 1)).as("a new drain starts at the bound").isZero();
+    }
 }

@@ -46,6 +46,62 @@ class ClaimPlanIT {
         }
     }
 
+    /**
+     * Ordered mode's statement (V11, decision 0017) keeps generic plans: its successors are found by the aggregate
+     * index and locked by primary key, its walk goes by the partial index, on an empty table and over 20,000 rows
+     * without statistics; no statement reads the table whole.
+     */
+    @Test
+    void theOrderedClaimProbesTheAggregateIndexAndLocksByIdWithoutStatistics() throws Exception {
+        TestDatabase.Db db = TestDatabase.get().createDatabase("relay_plan_ordered_it", false);
+        try (Connection c = db.connect()) {
+            assumeTrue(autoExplain(c), "auto_explain cannot be loaded on this server (superuser needed)");
+            try (PreparedStatement claim = c.prepareStatement(OutboxEventSql.COMPLETE_AND_CLAIM_OUTBOX_BATCH_ORDERED)) {
+                for (int i = 0; i < 6; i++) {
+                    assertThat(orderedPlan(claim, new UUID[0], null)).doesNotContain("Seq Scan on outbox_events");
+                }
+                RelayIt.writeCommitted(db, 20_000, i -> new RelayIt.Event("order", "o" + i % 500, "order.created"));
+                UUID token = UUID.randomUUID();
+                orderedPlan(claim, new UUID[0], token);
+                UUID[] done = ids(c, token);
+                assertThat(done).hasSize(100);
+                String filled = orderedPlan(claim, done, token);
+                System.out.println("[ClaimPlanIT] plans of one ordered claim over 20,000 rows without ANALYZE:\n" + filled);
+                assertThat(filled).doesNotContain("Seq Scan on outbox_events").doesNotContain("Bitmap")
+                        .contains("Index Scan using idx_outbox_aggregate_pending on outbox_events x")
+                        .contains("Index Scan using outbox_events_pkey on outbox_events c")
+                        .contains("Index Scan using idx_outbox_unprocessed on outbox_events c");
+            }
+        }
+    }
+
+    private static UUID[] ids(Connection c, UUID token) throws SQLException {
+        try (Statement s = c.createStatement();
+             var rs = s.executeQuery("SELECT id FROM outbox_events WHERE claim_token = '" + token + "'")) {
+            java.util.List<UUID> ids = new java.util.ArrayList<>();
+            while (rs.next()) {
+                ids.add(rs.getObject(1, UUID.class));
+            }
+            return ids.toArray(new UUID[0]);
+        }
+    }
+
+    /** Completes {@code done} (leased to {@code doneToken}) and claims up to 100 rows from seq 0, leased to a new token. */
+    private static String orderedPlan(PreparedStatement claim, UUID[] done, UUID doneToken) throws SQLException {
+        claim.setString(1, "off");
+        claim.setBoolean(2, false);
+        claim.setNull(3, java.sql.Types.TIMESTAMP_WITH_TIMEZONE);
+        claim.setArray(4, claim.getConnection().createArrayOf("uuid", done));
+        claim.setObject(5, doneToken);
+        claim.setObject(6, doneToken != null && done.length == 0 ? doneToken : UUID.randomUUID());
+        claim.setLong(7, 60_000);
+        claim.setInt(8, 10);
+        claim.setInt(9, 100);
+        claim.setInt(10, 4 << 20);
+        claim.setLong(11, 0);
+        return plans(claim);
+    }
+
     private static int occurrences(String text, String part) {
         int n = 0;
         for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + part.length())) {
@@ -76,6 +132,11 @@ class ClaimPlanIT {
         claim.setTimestamp(4, Timestamp.from(now));
         claim.setInt(5, 100);
         claim.setInt(6, 4 << 20);
+        return plans(claim);
+    }
+
+    /** Runs {@code claim} and returns the plans auto_explain sent. */
+    private static String plans(PreparedStatement claim) throws SQLException {
         claim.clearWarnings();
         try (var rs = claim.executeQuery()) {
             while (rs.next()) {

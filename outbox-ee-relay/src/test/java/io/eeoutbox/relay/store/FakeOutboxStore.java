@@ -116,45 +116,56 @@ public final class FakeOutboxStore implements OutboxStore {
     public synchronized CompletedAndClaimed completeAndClaim(CompletionMode mode, List<UUID> ids, UUID doneToken, Claim next)
             throws SQLException {
         maybeFail("complete+claim:" + mode + ":" + ids.size());
-        int completed = completeRows(mode, ids, doneToken, next.now());
-        Claimed claimed = claimRows(next);
-        return new CompletedAndClaimed(completed, claimed.messages(), claimed.full());
+        List<Row> completed = completeRows(mode, ids, doneToken, next.now());
+        Claimed claimed = claimRows(next, completed);
+        return new CompletedAndClaimed(completed.size(), claimed.messages(), claimed.full(), claimed.walkNext());
     }
 
     public synchronized Claimed claim(Claim c) throws SQLException {
         maybeFail("claim");
-        return claimRows(c);
+        return claimRows(c, List.of());
     }
 
-    /** Like the V9 claim: from seq minSeq, up to batchSize rows, stopping once they hold maxBytes of payload (UTF-8 here). */
-    private Claimed claimRows(Claim c) {
-        List<Row> due = new ArrayList<>();
-        for (Row r : rows.values()) {
-            if (!r.pending() || r.deadAt != null || r.attempts >= c.maxAttempts() || r.seq < c.minSeq()) {
-                continue; // like V9: the claim starts at seq minSeq
-            }
-            if (r.retryAfter != null && r.retryAfter.isAfter(c.now())) {
-                continue;
-            }
-            if (r.lockedUntil != null && r.lockedUntil.isAfter(c.now())) {
-                continue;
-            }
-            if (c.ordered() && rows.values().stream().anyMatch(p -> p.pending() && p.seq < r.seq
-                    && p.aggregateType.equals(r.aggregateType) && p.aggregateId.equals(r.aggregateId))) {
-                continue;
-            }
-            due.add(r);
-        }
-        due.sort((a, b) -> Long.compare(a.seq, b.seq));
-        List<OutboxMessage> out = new ArrayList<>();
+    /**
+     * Like the V9 claim: from seq minSeq, up to batchSize rows, stopping once they hold maxBytes of payload (UTF-8
+     * here). Ordered, like V11: first the earliest pending event of each aggregate of the batchSize / 2 oldest rows of
+     * {@code completed} when it is due, then the walk from minSeq; walkNext as V11 computes it.
+     */
+    private Claimed claimRows(Claim c, List<Row> completed) {
+        List<Row> taken = new ArrayList<>();
         long bytes = 0;
-        for (Row r : due.subList(0, Math.min(c.batchSize(), due.size()))) {
-            if (bytes >= c.maxBytes()) {
-                break;
+        if (c.ordered() && c.batchSize() / 2 > 0) {
+            List<Row> heads = new ArrayList<>();
+            List<Row> oldest = new ArrayList<>(completed);
+            oldest.sort((a, b) -> Long.compare(a.seq, b.seq));
+            for (Row done : oldest.subList(0, Math.min(oldest.size(), c.batchSize() / 2))) {
+                rows.values().stream().filter(r -> r.pending() && sameAggregate(r, done))
+                        .min((a, b) -> Long.compare(a.seq, b.seq))
+                        .filter(h -> due(h, c) && !heads.contains(h)).ifPresent(heads::add);
             }
-            bytes += r.payload.getBytes(StandardCharsets.UTF_8).length;
-            r.claimToken = c.token();
-            r.lockedUntil = c.lockedUntil();
+            bytes = take(heads, c.batchSize() / 2, c.maxBytes(), c, taken);
+        }
+        int need = c.batchSize() - taken.size();
+        long walkNext = c.minSeq();
+        if (bytes < c.maxBytes()) {
+            List<Row> due = new ArrayList<>();
+            for (Row r : rows.values()) {
+                if (r.seq >= c.minSeq() && due(r, c) && !(c.ordered() && rows.values().stream()
+                        .anyMatch(p -> p.pending() && p.seq < r.seq && sameAggregate(p, r)))) {
+                    due.add(r); // like V9: the claim starts at seq minSeq
+                }
+            }
+            int before = taken.size();
+            long walkBytes = take(due, need, c.maxBytes() - bytes, c, taken);
+            List<Row> walked = taken.subList(before, taken.size());
+            walkNext = walked.size() >= need || bytes + walkBytes >= c.maxBytes()
+                    ? walked.stream().mapToLong(r -> r.seq).max().orElse(c.minSeq() - 1) + 1
+                    : Math.max(c.minSeq(), rows.values().stream().filter(Row::pending).mapToLong(r -> r.seq).max()
+                            .orElse(c.minSeq() - 1) + 1);
+            bytes += walkBytes;
+        }
+        List<OutboxMessage> out = new ArrayList<>();
+        for (Row r : taken) {
             out.add(new OutboxMessage(r.id, r.seq, r.eventType, r.payload,
                     new OutboxMessage.Aggregate(r.aggregateType, r.aggregateId),
                     OutboxMessage.Delivery.of(Instant.EPOCH, r.attempts + 1)));
@@ -162,7 +173,33 @@ public final class FakeOutboxStore implements OutboxStore {
         if (reverseReturningOrder) {
             Collections.reverse(out);
         }
-        return new Claimed(out, Claimed.full(c, out.size(), bytes));
+        return new Claimed(out, Claimed.full(c, out.size(), bytes), c.ordered() ? walkNext : -1L);
+    }
+
+    private static boolean sameAggregate(Row a, Row b) {
+        return a.aggregateType.equals(b.aggregateType) && a.aggregateId.equals(b.aggregateId);
+    }
+
+    private static boolean due(Row r, Claim c) {
+        return r.pending() && r.deadAt == null && r.attempts < c.maxAttempts()
+                && (r.retryAfter == null || !r.retryAfter.isAfter(c.now()))
+                && (r.lockedUntil == null || !r.lockedUntil.isAfter(c.now()));
+    }
+
+    /** Leases the oldest of {@code candidates}, up to {@code limit} rows within {@code maxBytes} (the first always goes). */
+    private static long take(List<Row> candidates, int limit, long maxBytes, Claim c, List<Row> taken) {
+        candidates.sort((a, b) -> Long.compare(a.seq, b.seq));
+        long bytes = 0;
+        for (Row r : candidates.subList(0, Math.max(0, Math.min(limit, candidates.size())))) {
+            if (bytes >= maxBytes) {
+                break;
+            }
+            bytes += r.payload.getBytes(StandardCharsets.UTF_8).length;
+            r.claimToken = c.token();
+            r.lockedUntil = c.lockedUntil();
+            taken.add(r);
+        }
+        return bytes;
     }
 
     public synchronized int defer(List<UUID> ids, UUID token, Instant retryAfter, String error) throws SQLException {
@@ -183,11 +220,11 @@ public final class FakeOutboxStore implements OutboxStore {
 
     public synchronized int complete(CompletionMode mode, List<UUID> ids, UUID token, Instant now) throws SQLException {
         maybeFail("complete:" + mode + ":" + ids.size());
-        return completeRows(mode, ids, token, now);
+        return completeRows(mode, ids, token, now).size();
     }
 
-    private int completeRows(CompletionMode mode, List<UUID> ids, UUID token, Instant now) {
-        int n = 0;
+    private List<Row> completeRows(CompletionMode mode, List<UUID> ids, UUID token, Instant now) {
+        List<Row> n = new ArrayList<>();
         for (UUID id : ids) {
             Row r = rows.get(id);
             if (r != null && !r.deleted && token.equals(r.claimToken)) {
@@ -198,7 +235,7 @@ public final class FakeOutboxStore implements OutboxStore {
                 }
                 r.claimToken = null;
                 r.lockedUntil = null;
-                n++;
+                n.add(r);
             }
         }
         return n;
