@@ -6,6 +6,8 @@ import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.relay.backoff.DestinationHolds;
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.jms.JmsPublisher;
+import io.eeoutbox.relay.ops.OpsConfig;
+import io.eeoutbox.relay.ops.RelayHealth;
 import io.eeoutbox.spi.RelayListener;
 import io.eeoutbox.testing.TestDatabase;
 import jakarta.jms.JMSException;
@@ -114,6 +116,8 @@ class FullDestinationIT {
         TestDatabase.Db db = TestDatabase.get().createDatabase("relay_blocked_destination_it", true);
         broker = new EmbeddedBroker(100_000, AddressFullMessagePolicy.BLOCK); // some 300 of these messages
         Duration sendBound = LEASE.dividedBy(6);
+        RelayHealth health = new RelayHealth(java.time.Clock.systemUTC(), OpsConfig.of(java.util.Map.of(
+                OpsConfig.HEALTH_LIVENESS_MIN.key(), "PT3S", OpsConfig.HEALTH_LIVENESS_POLL_MULTIPLE.key(), "1")));
         publisher = new JmsPublisher(broker.connectionFactory(), broker.queue(), "outbox.events",
                 JmsPublisher.BatchTransaction.sessionTransacted(broker.connectionFactory()), sendBound);
         relay = OutboxRelay.builder()
@@ -121,13 +125,23 @@ class FullDestinationIT {
                         .set(RelaySettings.BATCH_SIZE, 50).set(RelaySettings.LEASE, LEASE)
                         .set(RelaySettings.BACKOFF_INITIAL, Duration.ofMillis(200))
                         .set(RelaySettings.BACKOFF_MAX, Duration.ofSeconds(2)).build())
-                .dataSource(db.dataSource()).executor(executor).publisher(publisher).listener(new RelayListener() {
-                    @Override
-                    public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
-                        longestBatchMillis.accumulateAndGet(elapsed.toMillis(), Math::max);
-                    }
-                }).build();
+                .dataSource(db.dataSource()).executor(executor).publisher(publisher).listener(CompositeRelayListener.of(
+                        health, new RelayListener() {
+                            @Override
+                            public void batchCompleted(int claimed, int published, int failed, Duration elapsed) {
+                                longestBatchMillis.accumulateAndGet(elapsed.toMillis(), Math::max);
+                            }
+                        })).build();
         relay.start();
+        // liveness as the server's probe would see it, every 100 ms: DOWN once the loop is silent for 3 s unless a
+        // publish is within its lease (a send blocked past the lease is stuck)
+        List<String> livenessDown = java.util.Collections.synchronizedList(new ArrayList<>());
+        executor.scheduleAtFixedRate(() -> {
+            RelayHealth.Report r = health.liveness(true, false, relay.currentPollInterval(), relay.publishingUntil());
+            if (!r.up()) {
+                livenessDown.add(r.data().toString());
+            }
+        }, 0, 100, java.util.concurrent.TimeUnit.MILLISECONDS);
         List<UUID> ids = RelayIt.writeCommitted(db, EVENTS, i -> new RelayIt.Event("order", "o" + i, "order.created"));
 
         RelayIt.await(Duration.ofSeconds(60), "the destination held for its flow control, three times over",
@@ -139,6 +153,7 @@ class FullDestinationIT {
         assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE attempts > 0 OR dead_at IS NOT NULL"))
                 .as("attempts counted or dead letters while the destination blocks").isZero();
         assertThat(longestBatchMillis.get()).as("no batch outlives its lease (%s)", LEASE).isLessThan(LEASE.toMillis());
+        assertThat(livenessDown).as("liveness while the destination blocks").isEmpty();
         assertThat(relay.isRunning()).isTrue();
 
         // The consumers come back: every event is delivered, and once only.
