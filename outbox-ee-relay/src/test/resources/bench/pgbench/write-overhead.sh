@@ -22,7 +22,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"; psql -qX -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true' EXIT
 
 psql -qX -v ON_ERROR_STOP=1 -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
-for f in "$schema"/V*.sql; do
+# In version order: a glob sorts V10 before V1 in the C locale.
+for f in $(ls "$schema"/V*.sql | sort -V); do
     psql -qX -v ON_ERROR_STOP=1 -d "$db" -f "$f" >/dev/null
 done
 psql -qX -v ON_ERROR_STOP=1 -d "$db" \

@@ -6,8 +6,8 @@ import io.eeoutbox.OutboxException;
 import io.eeoutbox.OutboxService;
 import io.eeoutbox.TraceContext;
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
-import io.eeoutbox.jpa.generated.OutboxEventQueries;
 import io.eeoutbox.jpa.trace.TraceCapture;
+import io.eeoutbox.jpa.write.EventWriter;
 import io.eeoutbox.spi.PayloadSerializer;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,8 +25,9 @@ import java.util.logging.Logger;
 
 /**
  * {@link OutboxService} over JPA: writes the event row with the generated {@code InsertOutboxEvent}
- * native query through the application's {@code EntityManager}, so it joins the caller's JTA
- * transaction. After that transaction commits (only then) it fires {@link OutboxCommitted}, which
+ * statement on the connection of the application's {@code EntityManager}, so it joins the caller's JTA
+ * transaction ({@link EventWriter}: on Hibernate through the session's connection, elsewhere as a named
+ * native query). After that transaction commits (only then) it fires {@link OutboxCommitted}, which
  * wakes a relay in the same JVM without a database round trip.
  *
  * <p>When an OpenTelemetry span is active on the calling thread (the OpenTelemetry API is optional), the row also
@@ -60,6 +61,7 @@ public class JpaOutboxService implements OutboxService {
     private EventValidator validator;
     private PayloadSerializer serializer;
     private TraceCapture traces;
+    private EventWriter writer;
 
     @PostConstruct
     void init() {
@@ -76,6 +78,7 @@ public class JpaOutboxService implements OutboxService {
         validator = new EventValidator(max);
         serializer = serializers.isResolvable() ? serializers.get() : new JsonPayloadSerializer();
         traces = TraceCapture.detect();
+        writer = EventWriter.detect();
     }
 
     @Override
@@ -98,8 +101,8 @@ public class JpaOutboxService implements OutboxService {
         UUID id = Uuids.v7();
         TraceContext trace = traces.current();
         try {
-            new OutboxEventQueries(resources.entityManager()).insertOutboxEvent(new InsertOutboxEventParams(id,
-                    aggregateType, aggregateId, eventType, json, trace == null ? null : trace.toStoredText()));
+            writer.insert(resources.entityManager(), new InsertOutboxEventParams(id, aggregateType, aggregateId,
+                    eventType, json, trace == null ? null : trace.toStoredText()));
         } catch (PersistenceException e) {
             tsr.setRollbackOnly();
             throw new OutboxException("could not write outbox event event_id=" + id + " event_type=" + eventType

@@ -17,12 +17,19 @@ import java.util.Map;
  * writes its row with a statement of its own can avoid. The variants take turns within a run, in an
  * order that rotates from run to run, so slow drift of the machine favours none; each run starts
  * on an empty, vacuumed table.
+ *
+ * <p>Every run, smoke size included, prints the write against the {@code SELECT 1} variant (p50 and throughput
+ * ratios), so a write that grows dearer than one more round trip shows at once. Targets (issue 30, decision 0016):
+ * producers keep at least {@link #MIN_THROUGHPUT_KEPT_8} of their throughput at 8 clients, and, when
+ * {@code -Dbench.pgbench=true} runs the pgbench script in the same job ({@link PgAlone}), the write adds at most
+ * {@link #MAX_TIMES_PG_ALONE} times what PostgreSQL alone adds for the row.
  */
 final class WriteOverheadSection {
 
     static final int SECTION = 1;
     static final int[] CLIENTS = {1, 2, 8};
-    static final double MAX_P50_OVERHEAD_PERCENT = 25;
+    static final double MIN_THROUGHPUT_KEPT_8 = 0.75;
+    static final double MAX_TIMES_PG_ALONE = 1.3;
 
     private WriteOverheadSection() {
     }
@@ -60,6 +67,8 @@ final class WriteOverheadSection {
             List<Double> ratioTx = new ArrayList<>();
             List<Double> ratioP50 = new ArrayList<>();
             List<Double> ratioP99 = new ArrayList<>();
+            List<Double> vsRoundTripP50 = new ArrayList<>();
+            List<Double> vsRoundTripTx = new ArrayList<>();
             for (int r = 0; r < s.runs(); r++) {
                 for (int k = 0; k < works.length; k++) {
                     Work w = works[(k + r) % works.length];
@@ -73,6 +82,8 @@ final class WriteOverheadSection {
                 ratioTx.add(tx.get(Work.OUTBOX).get(r) / tx.get(Work.BUSINESS).get(r));
                 ratioP50.add(p50.get(Work.OUTBOX).get(r) / p50.get(Work.BUSINESS).get(r));
                 ratioP99.add(p99.get(Work.OUTBOX).get(r) / p99.get(Work.BUSINESS).get(r));
+                vsRoundTripP50.add(p50.get(Work.OUTBOX).get(r) / p50.get(Work.BUSINESS_ROUND_TRIP).get(r));
+                vsRoundTripTx.add(tx.get(Work.OUTBOX).get(r) / tx.get(Work.BUSINESS_ROUND_TRIP).get(r));
                 BenchContext.log(String.format(Locale.ROOT, "write overhead, %d clients, run %d/%d: business %.0f tx/s p50 %.2f ms;"
                                 + " + outbox %.0f tx/s p50 %.2f ms; JsonValue %.0f tx/s p50 %.2f ms; SELECT 1 %.0f tx/s p50 %.2f ms",
                         clients, r + 1, s.runs(), tx.get(Work.BUSINESS).get(r), p50.get(Work.BUSINESS).get(r),
@@ -89,9 +100,19 @@ final class WriteOverheadSection {
             ctx.results.figure(SECTION, c + ": ratio record (JSON text) / business only", "throughput", "x", ratioTx);
             ctx.results.figure(SECTION, c + ": ratio record (JSON text) / business only", "p50", "x", ratioP50);
             ctx.results.figure(SECTION, c + ": ratio record (JSON text) / business only", "p99", "x", ratioP99);
-            Results.Figure ratio = ctx.results.find(SECTION, c + ": ratio record (JSON text) / business only", "p50");
-            ctx.results.target(new Results.Target("write overhead at p50, " + c, (ratio.median() - 1) * 100,
-                    MAX_P50_OVERHEAD_PERCENT, false, "%", "p50 latency with record() vs without, same run"));
+            ctx.results.figure(SECTION, c + ": write ratio, record (JSON text) / SELECT 1", "throughput", "x", vsRoundTripTx);
+            ctx.results.figure(SECTION, c + ": write ratio, record (JSON text) / SELECT 1", "p50", "x", vsRoundTripP50);
+            double p50VsRoundTrip = ctx.results.find(SECTION, c + ": write ratio, record (JSON text) / SELECT 1", "p50").median();
+            double txVsRoundTrip = ctx.results.find(SECTION, c + ": write ratio, record (JSON text) / SELECT 1", "throughput")
+                    .median();
+            BenchContext.log(String.format(Locale.ROOT, "write ratio against SELECT 1, %s: p50 %.2fx, throughput %.2fx", c,
+                    p50VsRoundTrip, txVsRoundTrip));
+            if (clients == 8) {
+                double kept = ctx.results.find(SECTION, c + ": ratio record (JSON text) / business only", "throughput")
+                        .median();
+                ctx.results.target(new Results.Target("producers' throughput kept with record(), 8 clients", kept,
+                        MIN_THROUGHPUT_KEPT_8, true, "x", "tx/s with record() / business only, same run"));
+            }
             double business = ctx.results.find(SECTION, c + ": " + label(Work.BUSINESS), "p50").median();
             double roundTrip = ctx.results.find(SECTION, c + ": " + label(Work.BUSINESS_ROUND_TRIP), "p50").median();
             double outboxP50 = ctx.results.find(SECTION, c + ": " + label(Work.OUTBOX), "p50").median();
@@ -106,12 +127,30 @@ final class WriteOverheadSection {
                 limitClients = clients;
             }
         }
+        if (PgAlone.wanted()) {
+            comparePgAlone(ctx);
+        }
         ctx.producerLimit = limit;
         ctx.producerLimitBasis = "section 1, " + limitClients + " clients";
         ctx.results.note(SECTION, String.format(Locale.ROOT, "Producer limit (highest median throughput with record(), JSON"
                 + " text): %.0f tx/s at %d clients; sections 2 and 3 are measured against it.", limit, limitClients));
         ctx.results.note(SECTION, "Each transaction: Narayana JTA (one-phase commit), Agroal pool of 8, Hibernate "
                 + "persist of one order; with the outbox also JpaOutboxService.record(...) of a ~200-byte JSON payload "
-                + "(generated InsertOutboxEvent native query). NOTIFY trigger off.");
+                + "(generated InsertOutboxEvent statement). NOTIFY trigger off.");
+    }
+
+    /** The pgbench script in the same job: the write's p50 overhead against PostgreSQL's own for the row. */
+    private static void comparePgAlone(BenchContext ctx) throws Exception {
+        Map<Integer, Double> pgAlone = PgAlone.measure(ctx.db.db().url(), ctx.db.db().user(), 1, 8);
+        for (int clients : new int[] {1, 8}) {
+            String c = clients + (clients == 1 ? " client" : " clients");
+            Double pg = pgAlone.get(clients);
+            double jvm = (ctx.results.find(SECTION, c + ": ratio record (JSON text) / business only", "p50").median() - 1) * 100;
+            double times = pg == null || pg <= 0 ? Double.NaN : jvm / pg;
+            ctx.results.target(new Results.Target("write overhead at p50 against PostgreSQL alone, " + c, times,
+                    MAX_TIMES_PG_ALONE, false, "x", String.format(Locale.ROOT, "record() adds %+.0f%%, the pgbench script's "
+                    + "business+outbox %s in the same job", jvm, pg == null ? "not measured" : String.format(Locale.ROOT,
+                    "%+.0f%%", pg))));
+        }
     }
 }
