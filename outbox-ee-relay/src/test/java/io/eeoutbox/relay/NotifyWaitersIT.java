@@ -107,6 +107,38 @@ class NotifyWaitersIT {
         }
     }
 
+    /**
+     * The trigger runs with its owner's rights (SECURITY DEFINER) and, since V12, without a search_path of its own: a
+     * producer whose search_path puts another schema first, with a waiters table of its own and a function named like
+     * one the trigger calls, must neither miss the real registration nor get its function run.
+     */
+    @Test
+    void aProducersSearchPathNeitherHidesTheRegistrationNorRunsItsOwnFunctions() throws Exception {
+        db.execute("CREATE SCHEMA shadow");
+        db.execute("CREATE TABLE shadow.outbox_relay_waiters (listener_pid int)");
+        db.execute("CREATE TABLE shadow.calls (who text)");
+        db.execute("CREATE FUNCTION shadow.current_setting(text) RETURNS text LANGUAGE sql"
+                + " AS $$ INSERT INTO shadow.calls VALUES (current_user) RETURNING 'read committed'::text $$");
+        db.execute("GRANT USAGE ON SCHEMA shadow TO PUBLIC");
+        db.execute("INSERT INTO outbox_relay_waiters (listener_pid, listener_start, relay_name) VALUES (1, now(), 'test')");
+        try (Connection listen = db.connect()) {
+            try (Statement s = listen.createStatement()) {
+                s.execute("LISTEN outbox_event");
+            }
+            PGConnection pg = listen.unwrap(PGConnection.class);
+            try (Connection c = db.connect()) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("SET search_path = shadow, pg_catalog, public");
+                }
+                c.setAutoCommit(false);
+                insert(c, "o-shadowed");
+                c.commit();
+            }
+            assertThat(notifications(pg, 5000)).as("the real waiters table was read: notified").isEqualTo(1);
+        }
+        assertThat(db.queryLong("SELECT count(*) FROM shadow.calls")).as("the producer's own current_setting ran").isZero();
+    }
+
     @Test
     void anEventOfAProducerThatMissedTheRegistrationIsPublishedAtOnceAfterItsCommit() throws Exception {
         try (Connection producer = db.connect()) {
