@@ -54,6 +54,29 @@ class PackageRulesTest {
                 + " io.eeoutbox.relay.ee or io.eeoutbox.relay.ops.ee", ENGINE).isEmpty();
     }
 
+    /**
+     * One road to SQL (issue 31): of the relay, only {@code store} runs statements, the generated DAO's or its
+     * own. The console still calls the DAO itself until its statements move into {@code store}.
+     */
+    @Test
+    void onlyTheStoreRunsSqlInTheRelay() throws IOException {
+        Set<String> allowed = Set.of("io.eeoutbox.relay.store", "io.eeoutbox.relay.console");
+        Pattern runsSql = Pattern.compile("\\b(?:createStatement|prepareStatement|prepareCall|createNativeQuery)\\(");
+        Map<String, List<String>> offenders = new TreeMap<>();
+        for (Source s : sources()) {
+            if (s.pkg().startsWith("io.eeoutbox.relay") && !allowed.contains(s.pkg())) {
+                if (referencedPackages(s.text()).contains("io.eeoutbox.jpa.generated")) {
+                    offenders.computeIfAbsent(s.path(), k -> new ArrayList<>()).add("uses io.eeoutbox.jpa.generated");
+                }
+                if (runsSql.matcher(s.text()).find()) {
+                    offenders.computeIfAbsent(s.path(), k -> new ArrayList<>()).add("runs a statement");
+                }
+            }
+        }
+        assertThat(offenders).as("only io.eeoutbox.relay.store runs SQL: add a method to OutboxStore (or"
+                + " ListenStatements for the LISTEN connection)").isEmpty();
+    }
+
     @Test
     void noPackagesDependOnEachOtherInACycle() throws IOException {
         Map<String, Set<String>> uses = new TreeMap<>();
