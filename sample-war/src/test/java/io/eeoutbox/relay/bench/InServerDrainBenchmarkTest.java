@@ -11,7 +11,7 @@ import io.eeoutbox.jpa.generated.OutboxEventTestingSql;
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
-import io.eeoutbox.relay.ee.LocalOrJtaBatch;
+import io.eeoutbox.relay.jms.LocalOrJtaBatch;
 import io.eeoutbox.relay.ee.OutboxRelayBootstrap;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.sample.application.order.OrderService;
