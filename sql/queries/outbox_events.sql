@@ -4,9 +4,10 @@
 -- Every parameter carries its type as a cast; every computed result column carries a cast and
 -- an alias. The generator (outbox-codegen) turns this file into the OutboxEvent entity's named
 -- native queries, the JPA DAO OutboxEventQueries and the JDBC DAO OutboxEventJdbc.
+-- Every statement here is run by ee-outbox itself (the writer, the inbox, the relay through its store/
+-- package); statements only tests and the benchmark run are in ../test-queries/outbox_events.sql.
 -- Times: the relay's statements (V9) take durations and add them to the database's clock,
--- `coalesce(@now, now())`; the relay passes NULL for `now`, only tests pass a time. The older
--- statements that take instants from the caller stay for relays of earlier versions and tools.
+-- `coalesce(@now, now())`; the relay passes NULL for `now`, only tests pass a time.
 
 -- name: InsertOutboxEvent :exec
 -- Records one event. Runs in the caller's transaction, through its persistence unit. tracingspancontext (V10):
@@ -14,54 +15,6 @@
 INSERT INTO outbox_events (id, aggregate_type, aggregate_id, event_type, payload, tracingspancontext)
 VALUES (@id::uuid, @aggregate_type::varchar, @aggregate_id::varchar, @event_type::varchar, @payload::jsonb,
         sqlc.narg(tracingspancontext)::text);
-
--- name: FetchOutboxBatch :many
--- The reference article's poll, kept for compatibility and as the benchmark's baseline: it
--- must run in a transaction that stays open while the rows are published. The relay uses
--- ClaimOutboxBatch instead, which holds no transaction across broker calls.
-SELECT id, aggregate_type, aggregate_id, event_type, payload, attempts
-FROM outbox_events
-WHERE processed_at IS NULL
-  AND dead_at IS NULL
-  AND attempts < @max_attempts::int
-  AND (retry_after IS NULL OR retry_after <= now())
-ORDER BY seq
-LIMIT @batch_size::int
-FOR UPDATE SKIP LOCKED;
-
--- name: ClaimOutboxBatch :many
--- Claims up to batch_size due rows, oldest first, leased to claim_token until locked_until, in
--- one short statement (outbox_claim_batch in V3__outbox_relay_functions.sql: SKIP LOCKED, plan
--- pinned to the partial index), stopping early once the rows hold max_bytes of payload (V7; the
--- first row always goes). RETURNING order is unspecified: callers sort by seq. The functions lease
--- the locked rows by id, never by ctid: a row updated after the claim's snapshot is locked in its
--- newest version, whose ctid that snapshot cannot see (docs/decisions/0006-claims-by-ctid-withdrawn.md).
-SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at, tracingspancontext
-FROM outbox_claim_batch(@claim_token::uuid, @locked_until::timestamptz, @max_attempts::int,
-                        @now::timestamptz, @batch_size::int, @max_bytes::int);
-
--- name: ClaimOutboxBatchOrdered :many
--- Ordered mode: like ClaimOutboxBatch, but only the earliest pending event of each aggregate is
--- due, so an aggregate's events are published in write order by any number of relays and a
--- failing event holds back only its own aggregate (outbox_claim_batch_ordered).
-SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at, tracingspancontext
-FROM outbox_claim_batch_ordered(@claim_token::uuid, @locked_until::timestamptz, @max_attempts::int,
-                                @now::timestamptz, @batch_size::int, @max_bytes::int);
-
--- name: MarkOutboxProcessed :exec
--- The reference article's one-row completion (baseline only; the relay completes whole batches).
-UPDATE outbox_events SET processed_at = now() WHERE id = @id::uuid;
-
--- name: MarkOutboxBatchProcessed :one
--- Completes a published batch in one statement and returns how many rows it marked. Only rows
--- still leased to this claim are marked: a row whose lease expired and was claimed again
--- belongs to the other relay now.
-SELECT outbox_mark_processed(@now::timestamptz, @ids::uuid[], @claim_token::uuid)::int AS marked;
-
--- name: DeleteOutboxBatch :one
--- Delete-on-publish: completes a published batch by deleting it (no processed rows are kept);
--- returns how many rows it deleted.
-SELECT outbox_delete_published(@ids::uuid[], @claim_token::uuid)::int AS deleted;
 
 -- name: CompleteAndClaimOutboxBatch :many
 -- The relay's drain in one statement, one round trip and one commit per batch: completes the
@@ -96,31 +49,16 @@ FROM outbox_complete_and_claim_ordered(@synchronous_commit::varchar, @delete::bo
                                        @lease_ms::bigint, @max_attempts::int, @batch_size::int, @max_bytes::int,
                                        @min_seq::bigint);
 
--- name: IncrementOutboxAttempts :exec
--- The reference article's one-row failure count (baseline only).
-UPDATE outbox_events SET attempts = attempts + 1 WHERE id = @id::uuid;
-
--- name: RecordOutboxFailures :many
--- Records the failed publishes of one batch in one statement: each row's attempts go up by
--- one, it waits until its retry_after, and at max_attempts it becomes a dead letter.
-SELECT id, attempts, dead_at
-FROM outbox_record_failures(@max_attempts::int, @now::timestamptz, @ids::uuid[],
-                            @retry_afters::timestamptz[], @errors::varchar[], @claim_token::uuid);
-
--- name: DeferOutboxBatch :one
--- Broker outage: gives claimed rows back, due again at retry_after, without counting an attempt;
--- returns how many rows it deferred (outbox_defer).
-SELECT outbox_defer(@ids::uuid[], @retry_after::timestamptz, @error::varchar, @claim_token::uuid)::int AS deferred;
-
 -- name: RecordOutboxFailuresDelayed :many
--- The relay's RecordOutboxFailures on the database's clock (V9): each row is due again delays_ms
+-- Records the failed publishes of one batch in one statement, on the database's clock (V9): each
+-- row's attempts go up by one, it is due again delays_ms
 -- after coalesce(now, now()), and becomes a dead letter at max_attempts.
 SELECT id, attempts, dead_at
 FROM outbox_record_failures(@max_attempts::int, sqlc.narg(now)::timestamptz, @ids::uuid[],
                             @delays_ms::bigint[], @errors::varchar[], @claim_token::uuid);
 
 -- name: DeferOutboxBatchDelayed :one
--- The relay's DeferOutboxBatch on the database's clock (V9): due again delay_ms after
+-- Broker outage, on the database's clock (V9): gives claimed rows back, due again delay_ms after
 -- coalesce(now, now()), without counting an attempt; returns how many rows it deferred.
 SELECT outbox_defer(@ids::uuid[], sqlc.narg(now)::timestamptz, @delay_ms::bigint, @error::varchar,
                     @claim_token::uuid)::int AS deferred;
@@ -135,13 +73,6 @@ WHERE id = ANY (@ids::uuid[])
   AND claim_token = @claim_token::uuid
   AND processed_at IS NULL;
 
--- name: OutboxPendingCount :one
--- Rows still to publish (dead letters not included).
-SELECT count(*)::bigint AS pending
-FROM outbox_events
-WHERE processed_at IS NULL
-  AND dead_at IS NULL;
-
 -- name: OutboxStats :one
 -- The gauges in one pass over the partial index: pending, dead letters, oldest pending row.
 SELECT count(*) FILTER (WHERE dead_at IS NULL)::bigint AS pending,
@@ -155,14 +86,6 @@ SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, cre
        retry_after, last_error, dead_at, processed_at, tracingspancontext
 FROM outbox_events
 WHERE id = @id::uuid;
-
--- name: ListOutboxDeadLetters :many
-SELECT id, aggregate_type, aggregate_id, event_type, attempts, created_at, last_error, dead_at
-FROM outbox_events
-WHERE processed_at IS NULL
-  AND dead_at IS NOT NULL
-ORDER BY seq
-LIMIT @max_rows::int;
 
 -- name: RetryOutboxDeadLetter :execrows
 -- Makes one dead letter due again, with a fresh retry budget.
@@ -250,11 +173,6 @@ WHERE processed_at IS NULL
 GROUP BY event_type
 ORDER BY pending DESC, event_type
 LIMIT @max_rows::int;
-
--- name: DeleteProcessedOutboxEvents :one
--- Cleanup: deletes at most batch_size published rows older than processed_before (oldest first)
--- and returns how many; callers repeat while a batch was full.
-SELECT outbox_delete_processed(@processed_before::timestamptz, @batch_size::int)::int AS deleted;
 
 -- name: DeleteExpiredOutboxEvents :one
 -- The relay's cleanup on the database's clock (V9): deletes at most batch_size rows processed more

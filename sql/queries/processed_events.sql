@@ -8,11 +8,6 @@ INSERT INTO processed_events (consumer, event_id)
 VALUES (@consumer::varchar, @event_id::uuid)
 ON CONFLICT (consumer, event_id) DO NOTHING;
 
--- name: DeleteProcessedEventsBefore :execrows
--- Forgets inbox records older than the broker can redeliver.
-DELETE FROM processed_events
-WHERE processed_at < @processed_before::timestamptz;
-
 -- name: DeleteExpiredProcessedEvents :one
 -- The relay's inbox cleanup (V9): deletes at most batch_size inbox records older than retention_ms
 -- before coalesce(now, now()), oldest first; callers repeat while a batch was full.

@@ -30,14 +30,23 @@ final class JavaGenerator {
 
     private final String packageName;
     private final Sources sources;
+    private final boolean forTests;
 
     /**
      * @param packageName the package of the generated classes
      * @param queriesDir  how headers name the queries folder, such as {@code sql/queries}
+     * @param forTests    test code (see {@link Generator#forTests}): no {@code SqlValues} (the main code's serves),
+     *                    and the registry {@code GeneratedTestingQueries} over the main registry's records
      */
-    JavaGenerator(String packageName, String queriesDir) {
+    JavaGenerator(String packageName, String queriesDir, boolean forTests) {
         this.packageName = packageName;
         this.sources = new Sources(packageName, queriesDir);
+        this.forTests = forTests;
+    }
+
+    /** The registry's class name. */
+    private String registry() {
+        return forTests ? "Generated" + Generator.TESTING + "Queries" : RegistryGenerator.MAIN;
     }
 
     /** The generated files: path relative to the output directory, to content. Sorted by path. */
@@ -47,7 +56,10 @@ final class JavaGenerator {
         Map<String, String> typeOwners = new LinkedHashMap<>();
         Map<QueryFile, List<QueryPlan>> plans = new LinkedHashMap<>();
         claim(typeOwners, problems, "SqlValues", "the generator", null, 0);
-        claim(typeOwners, problems, "GeneratedQueries", "the generator", null, 0);
+        claim(typeOwners, problems, RegistryGenerator.MAIN, "the generator", null, 0);
+        if (forTests) {
+            claim(typeOwners, problems, registry(), "the generator", null, 0);
+        }
         for (QueryFile f : files) {
             String e = f.entity();
             for (String suffix : List.of("", "Sql", "Queries", "Jdbc")) {
@@ -102,8 +114,10 @@ final class JavaGenerator {
             put(out, f.entity() + "Queries", JpaDaoGenerator.generate(sources, f, list));
             put(out, f.entity() + "Jdbc", JdbcDaoGenerator.generate(sources, f, list));
         }
-        put(out, "SqlValues", SqlValuesGenerator.generate(sources));
-        put(out, "GeneratedQueries", RegistryGenerator.generate(sources, files, plans));
+        if (!forTests) {
+            put(out, "SqlValues", SqlValuesGenerator.generate(sources));
+        }
+        put(out, registry(), RegistryGenerator.generate(sources, files, plans, registry()));
         return out;
     }
 

@@ -8,20 +8,58 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Generates {@code GeneratedQueries.java}, once for all files: every query with what the generator made of it. */
+/**
+ * Generates {@code GeneratedQueries.java}, once for all files: every query with what the generator made of it; for
+ * test code, {@code GeneratedTestingQueries.java} with the records of the main code's {@code GeneratedQueries}.
+ */
 final class RegistryGenerator {
+
+    /** The main code's registry, which declares the records. */
+    static final String MAIN = "GeneratedQueries";
 
     private RegistryGenerator() {
     }
 
     /** The registry of every query of every file, in file order. */
-    static String generate(Sources sources, List<QueryFile> files, Map<QueryFile, List<QueryPlan>> plans) {
+    static String generate(Sources sources, List<QueryFile> files, Map<QueryFile, List<QueryPlan>> plans,
+                           String className) {
         JavaFile file = sources.shared();
         String list = file.use("java.util.List");
-        file.javadoc(List.of("Every generated query with what the generator made of it, for tests that check the",
-                "generated code against a real database (parameter and result metadata of each statement)."));
-        file.open("public final class GeneratedQueries {");
+        boolean main = className.equals(MAIN);
+        if (main) {
+            file.javadoc(List.of("Every generated query with what the generator made of it, for tests that check the",
+                    "generated code against a real database (parameter and result metadata of each statement)."));
+        } else {
+            for (String record : List.of("QueryInfo", "ParameterInfo", "ColumnInfo")) {
+                file.use(sources.packageName() + "." + MAIN + "." + record);
+            }
+            file.javadoc(List.of("Every query of {@code " + sources.queriesDir() + "} (run only by tests and the"
+                    + " benchmark) with what", "the generator made of it, in the records of {@link " + MAIN + "}."));
+        }
+        file.open("public final class " + className + " {");
         file.line();
+        if (main) {
+            records(file, list);
+        }
+        file.line("/** All queries, file by file, in file order. */");
+        file.line("public static final " + list + "<QueryInfo> ALL = " + list + ".of(");
+        List<String> entries = new ArrayList<>();
+        for (QueryFile f : files) {
+            for (QueryPlan p : plans.get(f)) {
+                entries.add(registryEntry(f, p, list));
+            }
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            file.line("        " + entries.get(i) + (i + 1 < entries.size() ? "," : ");"));
+        }
+        file.line();
+        file.open("private " + className + "() {");
+        file.close("}");
+        file.close("}");
+        return file.text();
+    }
+
+    private static void records(JavaFile file, String list) {
         file.javadoc(List.of("A parameter: its SQL name, Java name, the type written in its cast, the PostgreSQL type",
                 "name JDBC reports for it ({@code int4}, {@code _uuid}), its Java type as reflection prints it, and",
                 "whether it may be null."));
@@ -49,22 +87,6 @@ final class RegistryGenerator {
         file.close("}");
         file.close("}");
         file.line();
-        file.line("/** All queries, file by file, in file order. */");
-        file.line("public static final " + list + "<QueryInfo> ALL = " + list + ".of(");
-        List<String> entries = new ArrayList<>();
-        for (QueryFile f : files) {
-            for (QueryPlan p : plans.get(f)) {
-                entries.add(registryEntry(f, p, list));
-            }
-        }
-        for (int i = 0; i < entries.size(); i++) {
-            file.line("        " + entries.get(i) + (i + 1 < entries.size() ? "," : ");"));
-        }
-        file.line();
-        file.open("private GeneratedQueries() {");
-        file.close("}");
-        file.close("}");
-        return file.text();
     }
 
     private static String registryEntry(QueryFile f, QueryPlan p, String list) {

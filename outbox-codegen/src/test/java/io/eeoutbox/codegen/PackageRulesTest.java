@@ -28,9 +28,33 @@ import org.junit.jupiter.api.Test;
  */
 class PackageRulesTest {
 
-    static final Set<String> ENGINE = Set.of("io.eeoutbox.relay.drain", "io.eeoutbox.relay.wake",
+    static final Set<String> ENGINE = Set.of("io.eeoutbox.relay.drain", "io.eeoutbox.relay.claim",
+            "io.eeoutbox.relay.complete", "io.eeoutbox.relay.counters", "io.eeoutbox.relay.wake",
             "io.eeoutbox.relay.store", "io.eeoutbox.relay.backoff", "io.eeoutbox.relay.cleanup",
             "io.eeoutbox.relay.config");
+
+    /**
+     * Which relay packages each relay package may use (relative to {@code io.eeoutbox.relay}; {@code ""} is that
+     * package itself): the steps in layers, the lower knowing nothing of the higher. The drain runs a claim, a
+     * publish and a completion; completion settles rows through the store, with the backoff's decisions and the
+     * counters; the relay ({@code ""}) wires the steps; {@code ee} wires the relay into a container. The operations
+     * ({@code ops}, {@code ops.*}) and the console are held to the no-cycle rule only.
+     */
+    static final Map<String, Set<String>> MAY_USE = Map.ofEntries(
+            Map.entry("config", Set.of()),
+            Map.entry("counters", Set.of()),
+            Map.entry("claim", Set.of()),
+            Map.entry("store", Set.of("config")),
+            Map.entry("backoff", Set.of("config")),
+            Map.entry("wake", Set.of("config", "store")),
+            Map.entry("cleanup", Set.of("config", "store")),
+            Map.entry("complete", Set.of("config", "store", "backoff", "counters")),
+            Map.entry("drain", Set.of("config", "store", "backoff", "counters", "claim", "complete")),
+            Map.entry("", Set.of("config", "store", "backoff", "counters", "cleanup", "drain", "wake")),
+            Map.entry("jms", Set.of()),
+            Map.entry("kafka", Set.of("config")),
+            Map.entry("trace", Set.of()),
+            Map.entry("ee", Set.of("", "config", "jms", "kafka", "trace")));
 
     private static final Pattern PACKAGE = Pattern.compile("^package ([\\w.]+);", Pattern.MULTILINE);
     private static final Pattern IMPORT = Pattern.compile("^import (?:static )?([\\w.]+);", Pattern.MULTILINE);
@@ -52,6 +76,60 @@ class PackageRulesTest {
         }
         assertThat(offenders).as("engine packages %s must not import jakarta.*: move the EE glue to"
                 + " io.eeoutbox.relay.ee or io.eeoutbox.relay.ops.ee", ENGINE).isEmpty();
+    }
+
+    /**
+     * One road to SQL (issue 31): of the relay, only {@code store} runs statements, the generated DAO's or its
+     * own. The console still calls the DAO itself until its statements move into {@code store}.
+     */
+    @Test
+    void onlyTheStoreRunsSqlInTheRelay() throws IOException {
+        Set<String> allowed = Set.of("io.eeoutbox.relay.store", "io.eeoutbox.relay.console");
+        Pattern runsSql = Pattern.compile("\\b(?:createStatement|prepareStatement|prepareCall|createNativeQuery)\\(");
+        Map<String, List<String>> offenders = new TreeMap<>();
+        for (Source s : sources()) {
+            if (s.pkg().startsWith("io.eeoutbox.relay") && !allowed.contains(s.pkg())) {
+                if (referencedPackages(s.text()).contains("io.eeoutbox.jpa.generated")) {
+                    offenders.computeIfAbsent(s.path(), k -> new ArrayList<>()).add("uses io.eeoutbox.jpa.generated");
+                }
+                if (runsSql.matcher(s.text()).find()) {
+                    offenders.computeIfAbsent(s.path(), k -> new ArrayList<>()).add("runs a statement");
+                }
+            }
+        }
+        assertThat(offenders).as("only io.eeoutbox.relay.store runs SQL: add a method to OutboxStore (or"
+                + " ListenStatements for the LISTEN connection)").isEmpty();
+    }
+
+    @Test
+    void relayPackagesUseOnlyThePackagesBelowThem() throws IOException {
+        String relay = "io.eeoutbox.relay";
+        Map<String, Set<String>> offenders = new TreeMap<>();
+        for (Source s : sources()) {
+            if (!s.pkg().equals(relay) && !s.pkg().startsWith(relay + ".")) {
+                continue;
+            }
+            String own = s.pkg().equals(relay) ? "" : s.pkg().substring(relay.length() + 1);
+            if (own.equals("ops") || own.startsWith("ops.") || own.equals("console")) {
+                continue;
+            }
+            Set<String> allowed = MAY_USE.get(own);
+            if (allowed == null) {
+                offenders.computeIfAbsent(s.path(), k -> new TreeSet<>()).add("(a package without rules: add "
+                        + s.pkg() + " to PackageRulesTest.MAY_USE)");
+                continue;
+            }
+            for (String used : referencedPackages(s.text())) {
+                if (used.equals(relay) || used.startsWith(relay + ".")) {
+                    String other = used.equals(relay) ? "" : used.substring(relay.length() + 1);
+                    if (!other.equals(own) && !allowed.contains(other)) {
+                        offenders.computeIfAbsent(s.path(), k -> new TreeSet<>()).add(used);
+                    }
+                }
+            }
+        }
+        assertThat(offenders).as("relay packages using packages PackageRulesTest.MAY_USE does not allow them:"
+                + " move the shared type down, or pass a callback").isEmpty();
     }
 
     @Test

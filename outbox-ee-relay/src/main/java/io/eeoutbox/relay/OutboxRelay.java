@@ -3,13 +3,13 @@ package io.eeoutbox.relay;
 import io.eeoutbox.relay.backoff.DatabaseBackoff;
 import io.eeoutbox.relay.backoff.DestinationHolds;
 import io.eeoutbox.relay.backoff.RetryPlanner;
-import io.eeoutbox.relay.cleanup.ExhaustedRows;
+import io.eeoutbox.relay.cleanup.DeadLetterStrandedRows;
 import io.eeoutbox.relay.cleanup.OutboxCleaner;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.drain.DrainLoop;
-import io.eeoutbox.relay.drain.ErrorTexts;
+import io.eeoutbox.relay.store.ErrorTexts;
 import io.eeoutbox.relay.drain.GuardedListener;
-import io.eeoutbox.relay.drain.RelayCounters;
+import io.eeoutbox.relay.counters.RelayCounters;
 import io.eeoutbox.relay.store.JdbcOutboxStore;
 import io.eeoutbox.relay.store.OutboxStore;
 import io.eeoutbox.relay.wake.CoalescingTrigger;
@@ -68,7 +68,7 @@ public final class OutboxRelay {
     private final CoalescingTrigger trigger;
     private final DrainLoop drainLoop;
     private final OutboxCleaner cleaner;
-    private final ExhaustedRows exhausted;
+    private final DeadLetterStrandedRows exhausted;
     private final NotifyListener notifyListener; // null when notify is off
     private final WaiterRegistration waiters;
     private final WakeSchedule schedule;
@@ -100,7 +100,7 @@ public final class OutboxRelay {
                 .config(config).clock(clock).counters(counters).mayClaim(() -> !stopping && !paused)
                 .stopping(() -> stopping).nanoTime(nanoTime).completionExecutor(b.pipelined ? executor : null)
                 .fused(true).build();
-        this.exhausted = new ExhaustedRows(store, clock, config.name(), config.maxAttempts());
+        this.exhausted = new DeadLetterStrandedRows(store, clock, config.name(), config.maxAttempts());
         this.cleaner = new OutboxCleaner(store, clock, config.name(), config.cleanupBatchSize(), () -> !stopping);
         this.trigger = new CoalescingTrigger(config.name(), executor, this::drainOnce);
         this.notifyListener = config.notifyEnabled() ? b.notifyListener(this::wakeUp, this::runNow) : null;

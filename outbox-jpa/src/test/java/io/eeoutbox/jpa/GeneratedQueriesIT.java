@@ -13,15 +13,22 @@ import io.eeoutbox.jpa.generated.GeneratedQueries.ColumnInfo;
 import io.eeoutbox.jpa.generated.GeneratedQueries.ParameterInfo;
 import io.eeoutbox.jpa.generated.GeneratedQueries.QueryInfo;
 import io.eeoutbox.jpa.generated.GeneratedQueries;
+import io.eeoutbox.jpa.generated.GeneratedTestingQueries;
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
 import io.eeoutbox.jpa.generated.MarkOutboxBatchProcessedParams;
 import io.eeoutbox.jpa.generated.OutboxEvent;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.jpa.generated.OutboxEventQueries;
+import io.eeoutbox.jpa.generated.OutboxEventTesting;
+import io.eeoutbox.jpa.generated.OutboxEventTestingJdbc;
+import io.eeoutbox.jpa.generated.OutboxEventTestingQueries;
 import io.eeoutbox.jpa.generated.OutboxStatsRow;
 import io.eeoutbox.jpa.generated.ProcessedEvent;
 import io.eeoutbox.jpa.generated.ProcessedEventJdbc;
 import io.eeoutbox.jpa.generated.ProcessedEventQueries;
+import io.eeoutbox.jpa.generated.ProcessedEventTesting;
+import io.eeoutbox.jpa.generated.ProcessedEventTestingJdbc;
+import io.eeoutbox.jpa.generated.ProcessedEventTestingQueries;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresParams;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresRow;
 import io.eeoutbox.jpa.generated.RecordProcessedEventParams;
@@ -58,7 +65,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The drift check between sql/ and the code generated from it: every generated query is prepared
+ * The drift check between sql/ and the code generated from it: every generated query (of sql/queries and of
+ * sql/test-queries) is prepared
  * on a real PostgreSQL, and what the server says about its parameters and result columns must be
  * what the generator assumed (count, names, types, nullability of plain columns) and what the
  * generated records declare. Then a representative set of queries runs end to end through the
@@ -96,13 +104,21 @@ class GeneratedQueriesIT {
 
     @Test
     void theRegistryListsEveryQuery() {
-        assertThat(GeneratedQueries.ALL).extracting(QueryInfo::name).doesNotHaveDuplicates()
-                .contains("InsertOutboxEvent", "ClaimOutboxBatch", "RecordProcessedEvent");
+        assertThat(GeneratedQueries.ALL).extracting(QueryInfo::name)
+                .contains("InsertOutboxEvent", "CompleteAndClaimOutboxBatch", "RecordProcessedEvent");
+        assertThat(GeneratedTestingQueries.ALL).extracting(QueryInfo::name)
+                .contains("FetchOutboxBatch", "ClaimOutboxBatch", "DeleteProcessedEventsBefore");
+        assertThat(allQueries()).extracting(QueryInfo::name).doesNotHaveDuplicates();
+    }
+
+    /** The statements of sql/queries (main code) and of sql/test-queries (this module's test code). */
+    private static Stream<QueryInfo> allQueries() {
+        return Stream.concat(GeneratedQueries.ALL.stream(), GeneratedTestingQueries.ALL.stream());
     }
 
     @TestFactory
     Stream<DynamicTest> everyQueryMatchesWhatPostgresqlSaysAboutIt() {
-        return GeneratedQueries.ALL.stream()
+        return allQueries()
                 .map(q -> DynamicTest.dynamicTest(q.file() + " " + q.name(), () -> checkAgainstServer(q)));
     }
 
@@ -202,6 +218,7 @@ class GeneratedQueriesIT {
         UUID token = UUID.randomUUID();
         try (Connection c = db.connect()) {
             OutboxEventJdbc dao = new OutboxEventJdbc(c);
+            OutboxEventTestingJdbc testing = new OutboxEventTestingJdbc(c);
             dao.insertOutboxEvent(new InsertOutboxEventParams(first, "Order", "o-1", "OrderPlaced", "{\"total\": 12}", null));
             dao.insertOutboxEvent(new InsertOutboxEventParams(second, "Order", "o-2", "OrderPlaced", "[1, \"two\"]", null));
 
@@ -214,9 +231,9 @@ class GeneratedQueriesIT {
             assertThat(found.processedAt()).isNull();
             assertThat(found.deadAt()).isNull();
             assertThat(dao.findOutboxEvent(UUID.randomUUID())).isEmpty();
-            assertThat(dao.outboxPendingCount()).contains(2L);
+            assertThat(testing.outboxPendingCount()).contains(2L);
 
-            List<ClaimOutboxBatchRow> claimed = dao.claimOutboxBatch(
+            List<ClaimOutboxBatchRow> claimed = testing.claimOutboxBatch(
                     new ClaimOutboxBatchParams(token, now.plusSeconds(30), 3, now, 10, MIB));
             assertThat(claimed).extracting(ClaimOutboxBatchRow::id).containsExactlyInAnyOrder(first, second);
             ClaimOutboxBatchRow row = claimed.stream().filter(r -> r.id().equals(first)).findFirst().orElseThrow();
@@ -225,19 +242,19 @@ class GeneratedQueriesIT {
             assertThat(row.seq()).isEqualTo(found.seq());
             assertThat(claimed).filteredOn(r -> r.id().equals(second)).singleElement()
                     .satisfies(r -> assertThat(r.payload()).isEqualTo("[1, \"two\"]"));
-            assertThat(dao.claimOutboxBatch(new ClaimOutboxBatchParams(UUID.randomUUID(), now.plusSeconds(30), 3, now,
+            assertThat(testing.claimOutboxBatch(new ClaimOutboxBatchParams(UUID.randomUUID(), now.plusSeconds(30), 3, now,
                     10, MIB))).as("leased rows are not claimed twice").isEmpty();
 
-            assertThat(dao.markOutboxBatchProcessed(new MarkOutboxBatchProcessedParams(now, List.of(first), token)))
+            assertThat(testing.markOutboxBatchProcessed(new MarkOutboxBatchProcessedParams(now, List.of(first), token)))
                     .contains(1);
             assertThat(dao.findOutboxEvent(first).orElseThrow().processedAt()).isEqualTo(now);
 
             // A failure with the last allowed attempt: a dead letter, its error text kept as given.
             String error = "broker said \"no\" \\ {twice}, NULL";
-            List<RecordOutboxFailuresRow> failed = dao.recordOutboxFailures(new RecordOutboxFailuresParams(1, now,
+            List<RecordOutboxFailuresRow> failed = testing.recordOutboxFailures(new RecordOutboxFailuresParams(1, now,
                     List.of(second), List.of(now.plusSeconds(60)), List.of(error), token));
             assertThat(failed).containsExactly(new RecordOutboxFailuresRow(second, 1, now));
-            assertThat(dao.listOutboxDeadLetters(10)).singleElement().satisfies(d -> {
+            assertThat(testing.listOutboxDeadLetters(10)).singleElement().satisfies(d -> {
                 assertThat(d.id()).isEqualTo(second);
                 assertThat(d.lastError()).isEqualTo(error);
             });
@@ -257,35 +274,36 @@ class GeneratedQueriesIT {
 
             Instant later = now.plusSeconds(120);
             UUID other = UUID.randomUUID();
-            assertThat(dao.claimOutboxBatchOrdered(new ClaimOutboxBatchOrderedParams(other, later.plusSeconds(30), 3,
+            assertThat(testing.claimOutboxBatchOrdered(new ClaimOutboxBatchOrderedParams(other, later.plusSeconds(30), 3,
                     later, 10, MIB))).extracting(ClaimOutboxBatchRow::id).containsExactly(second);
             assertThat(dao.releaseOutboxClaim(new ReleaseOutboxClaimParams(List.of(second), other))).isEqualTo(1);
-            assertThat(dao.claimOutboxBatch(new ClaimOutboxBatchParams(token, later.plusSeconds(30), 3, later, 10, MIB)))
+            assertThat(testing.claimOutboxBatch(new ClaimOutboxBatchParams(token, later.plusSeconds(30), 3, later, 10, MIB)))
                     .hasSize(1);
-            assertThat(dao.deleteOutboxBatch(new DeleteOutboxBatchParams(List.of(second), token))).contains(1);
+            assertThat(testing.deleteOutboxBatch(new DeleteOutboxBatchParams(List.of(second), token))).contains(1);
 
             // The baseline statements, in a transaction as they require.
             UUID third = UUID.randomUUID();
             dao.insertOutboxEvent(new InsertOutboxEventParams(third, "Cart", "c-1", "CartOpened", "{}", null));
             c.setAutoCommit(false);
-            assertThat(dao.fetchOutboxBatch(new FetchOutboxBatchParams(3, 10))).singleElement()
+            assertThat(testing.fetchOutboxBatch(new FetchOutboxBatchParams(3, 10))).singleElement()
                     .satisfies(r -> assertThat(r.id()).isEqualTo(third));
-            dao.incrementOutboxAttempts(third);
-            dao.markOutboxProcessed(third);
+            testing.incrementOutboxAttempts(third);
+            testing.markOutboxProcessed(third);
             assertThat(dao.tryOutboxMaintenanceLock(7_000_001L)).contains(true);
             c.commit();
             c.setAutoCommit(true);
             assertThat(dao.findOutboxEvent(third).orElseThrow().attempts()).isEqualTo(1);
 
-            assertThat(dao.deleteProcessedOutboxEvents(new DeleteProcessedOutboxEventsParams(later.plusSeconds(3600),
+            assertThat(testing.deleteProcessedOutboxEvents(new DeleteProcessedOutboxEventsParams(later.plusSeconds(3600),
                     100))).contains(2);
-            assertThat(dao.outboxPendingCount()).contains(0L);
+            assertThat(testing.outboxPendingCount()).contains(0L);
 
             ProcessedEventJdbc inbox = new ProcessedEventJdbc(c);
+            ProcessedEventTestingJdbc inboxTesting = new ProcessedEventTestingJdbc(c);
             assertThat(inbox.recordProcessedEvent(new RecordProcessedEventParams("billing", first))).isEqualTo(1);
             assertThat(inbox.recordProcessedEvent(new RecordProcessedEventParams("billing", first))).isZero();
             assertThat(inbox.recordProcessedEvent(new RecordProcessedEventParams("shipping", first))).isEqualTo(1);
-            assertThat(inbox.deleteProcessedEventsBefore(Instant.now().plusSeconds(60))).isEqualTo(2);
+            assertThat(inboxTesting.deleteProcessedEventsBefore(Instant.now().plusSeconds(60))).isEqualTo(2);
         }
     }
 
@@ -307,13 +325,15 @@ class GeneratedQueriesIT {
         settings.put("hibernate.transaction.jta.platform",
                 "org.hibernate.engine.transaction.jta.platform.internal.NoJtaPlatform");
         Configuration configuration = new Configuration().addProperties(settings)
-                .addAnnotatedClass(OutboxEvent.class).addAnnotatedClass(ProcessedEvent.class);
+                .addAnnotatedClass(OutboxEvent.class).addAnnotatedClass(ProcessedEvent.class)
+                .addAnnotatedClass(OutboxEventTesting.class).addAnnotatedClass(ProcessedEventTesting.class);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
         UUID id = UUID.randomUUID();
         UUID token = UUID.randomUUID();
         try (SessionFactory sessions = configuration.buildSessionFactory();
              EntityManager em = sessions.createEntityManager()) {
             OutboxEventQueries dao = new OutboxEventQueries(em);
+            OutboxEventTestingQueries testing = new OutboxEventTestingQueries(em);
             em.getTransaction().begin();
             dao.insertOutboxEvent(new InsertOutboxEventParams(id, "Order", "o-9", "OrderPlaced", "{\"a\": [1, 2]}", null));
             em.getTransaction().commit();
@@ -324,34 +344,35 @@ class GeneratedQueriesIT {
             assertThat(found.seq()).isPositive();
             assertThat(found.retryAfter()).isNull();
             assertThat(dao.findOutboxEvent(UUID.randomUUID())).isEmpty();
-            assertThat(dao.outboxPendingCount()).contains(1L);
-            List<ClaimOutboxBatchRow> claimed = dao.claimOutboxBatch(
+            assertThat(testing.outboxPendingCount()).contains(1L);
+            List<ClaimOutboxBatchRow> claimed = testing.claimOutboxBatch(
                     new ClaimOutboxBatchParams(token, now.plusSeconds(30), 3, now, 10, MIB));
             assertThat(claimed).singleElement().satisfies(r -> {
                 assertThat(r.id()).isEqualTo(id);
                 assertThat(r.createdAt()).isEqualTo(found.createdAt());
                 assertThat(r.payload()).isEqualTo(found.payload());
             });
-            List<RecordOutboxFailuresRow> failed = dao.recordOutboxFailures(new RecordOutboxFailuresParams(3, now,
+            List<RecordOutboxFailuresRow> failed = testing.recordOutboxFailures(new RecordOutboxFailuresParams(3, now,
                     List.of(id), List.of(now.plusSeconds(5)), List.of("a \"quoted\" \\ error"), token));
             assertThat(failed).containsExactly(new RecordOutboxFailuresRow(id, 1, null));
             assertThat(dao.findOutboxEvent(id).orElseThrow().lastError()).isEqualTo("a \"quoted\" \\ error");
             assertThat(dao.retryOutboxDeadLetters(new RetryOutboxDeadLettersParams(null, "Order", null, null))).isZero();
-            assertThat(dao.claimOutboxBatch(new ClaimOutboxBatchParams(token, now.plusSeconds(60), 3,
+            assertThat(testing.claimOutboxBatch(new ClaimOutboxBatchParams(token, now.plusSeconds(60), 3,
                     now.plusSeconds(10), 10, MIB))).hasSize(1);
-            Optional<Integer> marked = dao.markOutboxBatchProcessed(new MarkOutboxBatchProcessedParams(
+            Optional<Integer> marked = testing.markOutboxBatchProcessed(new MarkOutboxBatchProcessedParams(
                     now.plusSeconds(10), List.of(id), token));
             assertThat(marked).contains(1);
             OutboxStatsRow stats = dao.outboxStats().orElseThrow();
             assertThat(stats.pending()).isZero();
             assertThat(stats.oldestPendingCreatedAt()).isNull();
             assertThat(dao.tryOutboxMaintenanceLock(7_000_002L)).contains(true);
-            assertThat(dao.deleteProcessedOutboxEvents(new DeleteProcessedOutboxEventsParams(now.plusSeconds(3600),
+            assertThat(testing.deleteProcessedOutboxEvents(new DeleteProcessedOutboxEventsParams(now.plusSeconds(3600),
                     10))).contains(1);
             ProcessedEventQueries inbox = new ProcessedEventQueries(em);
+            ProcessedEventTestingQueries inboxTesting = new ProcessedEventTestingQueries(em);
             assertThat(inbox.recordProcessedEvent(new RecordProcessedEventParams("billing", id))).isEqualTo(1);
             assertThat(inbox.recordProcessedEvent(new RecordProcessedEventParams("billing", id))).isZero();
-            assertThat(inbox.deleteProcessedEventsBefore(Instant.now().plusSeconds(60))).isEqualTo(1);
+            assertThat(inboxTesting.deleteProcessedEventsBefore(Instant.now().plusSeconds(60))).isEqualTo(1);
             em.getTransaction().commit();
         }
     }

@@ -13,7 +13,7 @@ import io.eeoutbox.relay.RelayStats;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.config.Setting;
-import io.eeoutbox.relay.drain.RelayCounters;
+import io.eeoutbox.relay.counters.RelayCounters;
 import io.eeoutbox.relay.ee.ResourceNames;
 import io.eeoutbox.relay.ops.RelayAdministration;
 import java.sql.Connection;

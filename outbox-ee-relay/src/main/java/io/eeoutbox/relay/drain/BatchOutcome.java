@@ -1,5 +1,7 @@
 package io.eeoutbox.relay.drain;
 
+import io.eeoutbox.relay.complete.CarriedBatch;
+
 /**
  * The result of one batch. {@code full} when its claim stopped at the row or byte limit (more rows may be
  * due); {@code published} counts rows the broker took, {@code released} counts rows given back unpublished (held back for order, or not handed to the

@@ -2,8 +2,11 @@ package io.eeoutbox.relay.drain;
 
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.backoff.DestinationHolds;
+import io.eeoutbox.relay.backoff.HeldBack;
+import io.eeoutbox.relay.complete.Round;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.store.ErrorTexts;
 import io.eeoutbox.spi.DestinationUnavailableException;
 import io.eeoutbox.spi.PublishResult;
 import io.eeoutbox.spi.Publisher;

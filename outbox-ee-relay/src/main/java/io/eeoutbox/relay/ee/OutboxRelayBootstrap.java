@@ -5,6 +5,7 @@ import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.jms.JmsPublisher;
+import io.eeoutbox.relay.jms.LocalOrJtaBatch;
 import io.eeoutbox.relay.kafka.KafkaPublisherFactory;
 import io.eeoutbox.relay.trace.PublishTracing;
 import io.eeoutbox.spi.Publisher;

@@ -3,7 +3,7 @@ package io.eeoutbox.relay.ops;
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.RelayStats;
 import io.eeoutbox.relay.cleanup.OutboxCleaner;
-import io.eeoutbox.relay.drain.RelayCounters;
+import io.eeoutbox.relay.counters.RelayCounters;
 import io.eeoutbox.relay.store.OutboxStore;
 import java.sql.SQLException;
 import java.time.Clock;

@@ -12,7 +12,7 @@ import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.jpa.generated.OutboxStatsRow;
 import io.eeoutbox.jpa.generated.ProcessedEventJdbc;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresDelayedParams;
-import io.eeoutbox.jpa.generated.RecordOutboxFailuresRow;
+import io.eeoutbox.jpa.generated.RecordOutboxFailuresDelayedRow;
 import io.eeoutbox.jpa.generated.RegisterOutboxWaiterParams;
 import io.eeoutbox.jpa.generated.ReleaseOutboxClaimParams;
 import io.eeoutbox.jpa.generated.RenewOutboxWaiterParams;
@@ -346,10 +346,10 @@ public final class JdbcOutboxStore implements OutboxStore {
                 delays.add(millisBetween(now, f.retryAfter()));
                 errors.add(f.error());
             }
-            List<RecordOutboxFailuresRow> rows = transaction(() -> dao.recordOutboxFailuresDelayed(
+            List<RecordOutboxFailuresDelayedRow> rows = transaction(() -> dao.recordOutboxFailuresDelayed(
                     new RecordOutboxFailuresDelayedParams(maxAttempts, statementNow(now), ids, delays, errors, token)));
             List<FailureOutcome> outcomes = new ArrayList<>(rows.size());
-            for (RecordOutboxFailuresRow r : rows) {
+            for (RecordOutboxFailuresDelayedRow r : rows) {
                 outcomes.add(new FailureOutcome(r.id(), r.attempts(), r.deadAt()));
             }
             return outcomes;

@@ -1,11 +1,10 @@
 package io.eeoutbox.relay.wake;
 
-import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.store.ListenStatements;
 import io.eeoutbox.relay.store.ListenerId;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -123,9 +122,7 @@ public final class NotifyListener {
     /** Reads the backend's name on the LISTEN connection itself (a pooler may report a pid of its own). */
     private ListenerId identify(Connection connection) {
         try {
-            return new OutboxEventJdbc(connection).outboxListenerIdentity()
-                    .map(row -> new ListenerId(row.listenerPid(), row.listenerStart()))
-                    .orElse(null);
+            return ListenStatements.identity(connection).orElse(null);
         } catch (SQLException | RuntimeException e) {
             LOG.log(Level.WARNING, "relay " + relayName + ": cannot read the LISTEN connection's backend from"
                     + " pg_stat_activity; this relay does not register for notifications (schema V8), so producers"
@@ -150,9 +147,7 @@ public final class NotifyListener {
                     PGConnection pg = connection.unwrap(PGConnection.class);
                     // Before LISTEN, so that pg_stat_activity shows LISTEN as this connection's last statement.
                     ListenerId id = identify(connection);
-                    try (Statement s = connection.createStatement()) {
-                        s.execute("LISTEN " + channel);
-                    }
+                    ListenStatements.listen(connection, channel);
                     identity = id;
                     setListening(true);
                     if (failures > 0) {
@@ -240,9 +235,7 @@ public final class NotifyListener {
         }
         try {
             if (!c.isClosed()) {
-                try (Statement s = c.createStatement()) {
-                    s.execute("UNLISTEN *");
-                }
+                ListenStatements.unlistenAll(c);
                 c.unwrap(PGConnection.class).getNotifications();
             }
         } catch (SQLException | RuntimeException | LinkageError e) {

@@ -4,7 +4,7 @@ import io.agroal.api.AgroalDataSource;
 import io.agroal.api.configuration.supplier.AgroalDataSourceConfigurationSupplier;
 import io.agroal.api.security.NamePrincipal;
 import io.agroal.api.security.SimplePassword;
-import io.eeoutbox.jpa.generated.OutboxEventJdbc;
+import io.eeoutbox.jpa.generated.OutboxEventTestingJdbc;
 import io.eeoutbox.testing.TestDatabase;
 import io.eeoutbox.testing.TestOrder;
 import java.sql.Connection;
@@ -116,7 +116,7 @@ final class BenchDatabase implements AutoCloseable {
     /** Pending rows (not yet processed, not dead), with the generated OutboxPendingCount. */
     long pending() {
         try (Connection c = db.connect()) {
-            return new OutboxEventJdbc(c).outboxPendingCount().orElse(0L);
+            return new OutboxEventTestingJdbc(c).outboxPendingCount().orElse(0L);
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

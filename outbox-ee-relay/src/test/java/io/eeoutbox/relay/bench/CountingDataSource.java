@@ -1,6 +1,7 @@
 package io.eeoutbox.relay.bench;
 
 import io.eeoutbox.jpa.generated.OutboxEventSql;
+import io.eeoutbox.jpa.generated.OutboxEventTestingSql;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -174,12 +175,14 @@ final class CountingDataSource {
     /** The generated query constants by SQL text: CLAIM_OUTBOX_BATCH and so on. */
     private static Map<String, String> generatedQueryNames() {
         Map<String, String> names = new HashMap<>();
-        for (Field f : OutboxEventSql.class.getFields()) {
-            if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
-                try {
-                    names.putIfAbsent((String) f.get(null), f.getName());
-                } catch (IllegalAccessException ignored) {
-                    // public constants only
+        for (Class<?> constants : List.of(OutboxEventSql.class, OutboxEventTestingSql.class)) {
+            for (Field f : constants.getFields()) {
+                if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
+                    try {
+                        names.putIfAbsent((String) f.get(null), f.getName());
+                    } catch (IllegalAccessException ignored) {
+                        // public constants only
+                    }
                 }
             }
         }

@@ -3,7 +3,7 @@ package io.eeoutbox.relay.bench;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.jpa.generated.FetchOutboxBatchParams;
 import io.eeoutbox.jpa.generated.FetchOutboxBatchRow;
-import io.eeoutbox.jpa.generated.OutboxEventJdbc;
+import io.eeoutbox.jpa.generated.OutboxEventTestingJdbc;
 import io.eeoutbox.spi.Publisher;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -71,7 +71,7 @@ final class ReferenceRelay {
     int processBatch(Connection c) throws SQLException {
         boolean done = false;
         try {
-            OutboxEventJdbc dao = new OutboxEventJdbc(c);
+            OutboxEventTestingJdbc dao = new OutboxEventTestingJdbc(c);
             List<FetchOutboxBatchRow> batch = dao.fetchOutboxBatch(new FetchOutboxBatchParams(maxAttempts, batchSize));
             for (FetchOutboxBatchRow e : batch) {
                 try {

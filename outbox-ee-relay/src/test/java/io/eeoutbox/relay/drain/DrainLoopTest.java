@@ -9,6 +9,7 @@ import io.eeoutbox.relay.RecordingPublisher;
 import io.eeoutbox.relay.config.CompletionMode;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.counters.RelayCounters;
 import io.eeoutbox.relay.store.FakeOutboxStore;
 import io.eeoutbox.relay.store.OutboxStore;
 import io.eeoutbox.spi.BackoffPolicy;

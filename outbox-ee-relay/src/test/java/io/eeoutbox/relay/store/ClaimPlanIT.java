@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.eeoutbox.jpa.generated.OutboxEventSql;
+import io.eeoutbox.jpa.generated.OutboxEventTestingSql;
 import io.eeoutbox.relay.RelayIt;
 import io.eeoutbox.testing.TestDatabase;
 import java.sql.Connection;
@@ -29,7 +30,7 @@ class ClaimPlanIT {
         TestDatabase.Db db = TestDatabase.get().createDatabase("relay_plan_it", false);
         try (Connection c = db.connect()) {
             assumeTrue(autoExplain(c), "auto_explain cannot be loaded on this server (superuser needed)");
-            try (PreparedStatement claim = c.prepareStatement(OutboxEventSql.CLAIM_OUTBOX_BATCH)) {
+            try (PreparedStatement claim = c.prepareStatement(OutboxEventTestingSql.CLAIM_OUTBOX_BATCH)) {
                 for (int i = 0; i < 6; i++) { // past pgjdbc's prepare threshold and the server's custom-plan tries
                     assertThat(plan(claim)).contains("idx_outbox_unprocessed").doesNotContain("Seq Scan on outbox_events");
                 }

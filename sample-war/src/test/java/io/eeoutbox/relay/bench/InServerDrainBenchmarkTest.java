@@ -4,10 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eeoutbox.MessageHeaders;
+import io.eeoutbox.jpa.generated.FetchOutboxBatchParams;
+import io.eeoutbox.jpa.generated.FetchOutboxBatchRow;
+import io.eeoutbox.jpa.generated.OutboxEventTestingJdbc;
+import io.eeoutbox.jpa.generated.OutboxEventTestingSql;
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
-import io.eeoutbox.relay.ee.LocalOrJtaBatch;
+import io.eeoutbox.relay.jms.LocalOrJtaBatch;
 import io.eeoutbox.relay.ee.OutboxRelayBootstrap;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.sample.application.order.OrderService;
@@ -98,7 +102,10 @@ class InServerDrainBenchmarkTest {
     static WebArchive deployment() {
         return Deployments.orders(Deployments.NAME).addClasses(InServerDrainBenchmarkTest.class, Size.class,
                 Drain.class, ReferenceRelay.class, OneByOneJmsPublisher.class, TrackingPublisher.class,
-                PublishLog.class, Backlog.class, Results.class, Await.class);
+                PublishLog.class, Backlog.class, Results.class, Await.class,
+                // the baseline's statements: sql/test-queries, generated into outbox-jpa's test code
+                OutboxEventTestingJdbc.class, OutboxEventTestingSql.class, FetchOutboxBatchParams.class,
+                FetchOutboxBatchRow.class);
     }
 
     @Resource(lookup = RelayDataSource.JNDI_NAME)

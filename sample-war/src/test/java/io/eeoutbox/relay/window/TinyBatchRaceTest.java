@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
-import io.eeoutbox.relay.ee.LocalOrJtaBatch;
+import io.eeoutbox.relay.jms.LocalOrJtaBatch;
 import io.eeoutbox.relay.jms.JmsPublisher;
 import io.eeoutbox.sample.it.Deployments;
 import io.eeoutbox.spi.PublishResult;

@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.store;
+package io.eeoutbox.relay.claim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -8,16 +8,16 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Stranded rows: a claim takes only rows with {@code attempts < max-attempts}, and a row becomes a dead
- * letter only when a failure reaches the limit. After {@value RelayConfig#MAX_ATTEMPTS} was lowered (or
+ * Turns stranded rows into dead letters. A claim takes only rows with {@code attempts < max-attempts}, and a row
+ * becomes a dead letter only when a failure reaches the limit. After {@code outbox.relay.max-attempts} was lowered (or
  * while relays run with different values) rows at or over the new limit would be neither claimed nor dead
  * letters: pending forever, invisible to the dead-letter view and to retries, and in ordered mode blocking
  * their aggregate. At start and at every cleanup interval this makes them dead letters (visible, retryable).
  * With relays of different values, the lowest one decides.
  */
-public final class ExhaustedRows {
+public final class DeadLetterStrandedRows {
 
-    private static final Logger LOG = Logger.getLogger(ExhaustedRows.class.getName());
+    private static final Logger LOG = Logger.getLogger(DeadLetterStrandedRows.class.getName());
 
     private final OutboxStore store;
     private final Clock clock;
@@ -25,7 +25,7 @@ public final class ExhaustedRows {
     private final int maxAttempts;
     private boolean failing;
 
-    public ExhaustedRows(OutboxStore store, Clock clock, String relayName, int maxAttempts) {
+    public DeadLetterStrandedRows(OutboxStore store, Clock clock, String relayName, int maxAttempts) {
         this.store = store;
         this.clock = clock;
         this.relayName = relayName;

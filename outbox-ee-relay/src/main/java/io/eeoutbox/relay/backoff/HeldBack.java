@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.drain;
+package io.eeoutbox.relay.backoff;
 
 import io.eeoutbox.spi.DestinationUnavailableException;
 import java.time.Duration;
@@ -8,19 +8,19 @@ import java.time.Duration;
  * ({@link io.eeoutbox.relay.backoff.DestinationHolds}): deferred like any message of an unavailable
  * destination, without counting an attempt, until the hold ends.
  */
-final class HeldBack extends DestinationUnavailableException {
+public final class HeldBack extends DestinationUnavailableException {
     private static final long serialVersionUID = 1L;
 
     private final transient Duration left;
 
     /** @param left how long the hold still lasts */
-    HeldBack(String destination, Duration left, String lastError) {
+    public HeldBack(String destination, Duration left, String lastError) {
         super(destination, "destination " + destination + " is held (it could not take messages): " + lastError, null);
         this.left = left;
     }
 
     /** How long the hold still lasted when the message was held back. */
-    Duration left() {
+    public Duration left() {
         return left;
     }
 }

@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.drain;
+package io.eeoutbox.relay.complete;
 
 import io.eeoutbox.relay.store.OutboxStore;
 import java.sql.SQLException;
@@ -9,7 +9,7 @@ import java.sql.SQLException;
  * (on a second connection while the next batch is claimed and published). The third route, completing a
  * batch with the next claim's own statement, is {@link CarriedBatch}. {@link CompletionRule} picks.
  */
-interface Completer extends AutoCloseable {
+public interface Completer extends AutoCloseable {
 
     /** The statements that complete one batch. */
     @FunctionalInterface

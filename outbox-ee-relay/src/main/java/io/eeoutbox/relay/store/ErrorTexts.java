@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.drain;
+package io.eeoutbox.relay.store;
 
 /** The error text stored in {@code outbox_events.last_error}: short, single-line, safe for VARCHAR(1000). */
 public final class ErrorTexts {

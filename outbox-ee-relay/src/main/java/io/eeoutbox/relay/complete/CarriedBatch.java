@@ -1,6 +1,7 @@
-package io.eeoutbox.relay.drain;
+package io.eeoutbox.relay.complete;
 
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.counters.RelayCounters;
 import io.eeoutbox.spi.RelayListener;
 import java.time.Duration;
 import java.util.List;
@@ -11,31 +12,31 @@ import java.util.UUID;
  * statement ({@code OutboxStore.Session#completeAndClaim}: one transaction, one commit per batch), or, when
  * the drain ends, by a statement of its own. {@link #done} reports it once its rows are marked (or deleted).
  */
-final class CarriedBatch {
+public final class CarriedBatch {
 
     private final UUID token;
     private final List<OutboxMessage> published;
     private final long startedNanos;
 
-    CarriedBatch(UUID token, List<OutboxMessage> published, long startedNanos) {
+    public CarriedBatch(UUID token, List<OutboxMessage> published, long startedNanos) {
         this.token = token;
         this.published = published;
         this.startedNanos = startedNanos;
     }
 
-    UUID token() {
+    public UUID token() {
         return token;
     }
 
-    List<OutboxMessage> published() {
+    public List<OutboxMessage> published() {
         return published;
     }
 
-    List<UUID> ids() {
+    public List<UUID> ids() {
         return BatchCompletion.ids(published);
     }
 
-    void done(int completed, long nowNanos, BatchCompletion completion, RelayCounters counters, RelayListener listener) {
+    public void done(int completed, long nowNanos, BatchCompletion completion, RelayCounters counters, RelayListener listener) {
         completion.warnIfNotAllCompleted(published.size(), completed);
         long elapsed = nowNanos - startedNanos;
         counters.batch(published.size(), 0, elapsed);

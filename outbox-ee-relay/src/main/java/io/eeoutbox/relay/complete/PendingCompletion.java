@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.drain;
+package io.eeoutbox.relay.complete;
 
 import java.sql.SQLException;
 import java.util.concurrent.CountDownLatch;

@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.drain;
+package io.eeoutbox.relay.complete;
 
 import io.eeoutbox.relay.store.OutboxStore;
 import java.sql.SQLException;

@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.drain;
+package io.eeoutbox.relay.claim;
 
 import io.eeoutbox.OutboxMessage;
 import java.util.ArrayList;
@@ -13,7 +13,7 @@ import java.util.Set;
  * per aggregate; should it ever return more, the later ones are held back (released unpublished)
  * rather than sent in the same batch, where a publisher may send them in parallel.
  */
-final class BatchOrdering {
+public final class BatchOrdering {
 
     private static final Comparator<OutboxMessage> BY_SEQ = Comparator.comparingLong(OutboxMessage::seq);
 
@@ -21,13 +21,13 @@ final class BatchOrdering {
     }
 
     /** What to publish now, in order, and what to give back unpublished. */
-    record Plan(List<OutboxMessage> publish, List<OutboxMessage> holdBack) {
+    public record Plan(List<OutboxMessage> publish, List<OutboxMessage> holdBack) {
     }
 
     private record AggregateKey(String type, String id) {
     }
 
-    static Plan plan(List<OutboxMessage> claimed, boolean ordered) {
+    public static Plan plan(List<OutboxMessage> claimed, boolean ordered) {
         List<OutboxMessage> sorted = new ArrayList<>(claimed);
         sorted.sort(BY_SEQ);
         if (!ordered) {

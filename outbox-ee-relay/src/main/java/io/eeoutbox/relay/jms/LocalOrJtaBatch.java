@@ -1,6 +1,5 @@
-package io.eeoutbox.relay.ee;
+package io.eeoutbox.relay.jms;
 
-import io.eeoutbox.relay.jms.JmsPublisher;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSRuntimeException;

@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.drain;
+package io.eeoutbox.relay.complete;
 
 import io.eeoutbox.relay.store.OutboxStore;
 import java.util.concurrent.Executor;
@@ -7,7 +7,7 @@ import java.util.concurrent.Executor;
  * The one place that picks how a batch is completed (see {@link Completer}); the reasons are in
  * docs/development.md ("How the relay works inside") and decision 0002.
  */
-final class CompletionRule {
+public final class CompletionRule {
 
     /**
      * With a completion executor, a batch is completed with the next claim only when publishing it took
@@ -20,7 +20,7 @@ final class CompletionRule {
     }
 
     /** Inline on the drain's session without an executor; pipelined on a second connection with one. */
-    static Completer completerFor(OutboxStore store, OutboxStore.Session drainSession, Executor completionExecutor) {
+    public static Completer completerFor(OutboxStore store, OutboxStore.Session drainSession, Executor completionExecutor) {
         return completionExecutor == null ? new InlineCompleter(drainSession)
                 : new PipelinedCompleter(store, completionExecutor);
     }
@@ -33,7 +33,7 @@ final class CompletionRule {
      * the next claim must see this batch completed (its aggregates' next events are due only then), so there is
      * nothing to overlap and one statement does both.
      */
-    static boolean withNextClaim(boolean fusedEnabled, Completer completer, long publishNanos, boolean claimFollows,
+    public static boolean withNextClaim(boolean fusedEnabled, Completer completer, long publishNanos, boolean claimFollows,
                                  boolean allPublished, boolean mayClaim, boolean ordered) {
         return fusedEnabled && claimFollows && allPublished && mayClaim
                 && (ordered || completer.inline() || publishNanos < FUSE_BELOW_NANOS);

@@ -1,14 +1,14 @@
-package io.eeoutbox.relay.drain;
+package io.eeoutbox.relay.complete;
 
 import io.eeoutbox.relay.store.OutboxStore;
 import java.sql.SQLException;
 
 /** Completes each batch on the drain's own session before the next claim: one connection, no overlap. */
-final class InlineCompleter implements Completer {
+public final class InlineCompleter implements Completer {
 
     private final OutboxStore.Session session;
 
-    InlineCompleter(OutboxStore.Session session) {
+    public InlineCompleter(OutboxStore.Session session) {
         this.session = session;
     }
 

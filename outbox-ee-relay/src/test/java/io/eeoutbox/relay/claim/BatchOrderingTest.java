@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.drain;
+package io.eeoutbox.relay.claim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.store;
+package io.eeoutbox.relay.claim;
 
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.ee;
+package io.eeoutbox.relay.jms;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

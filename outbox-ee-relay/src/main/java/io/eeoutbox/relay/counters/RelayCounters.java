@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.drain;
+package io.eeoutbox.relay.counters;
 
 import java.time.Duration;
 import java.time.Instant;
