@@ -27,6 +27,7 @@ import java.util.logging.Logger;
  */
 final class ConsoleApi {
 
+    /** The console's log, under the servlet's name as docs/console.md gives it (logging configurations name it). */
     private static final Logger LOG = Logger.getLogger(ConsoleServlet.class.getName());
     private static final int PAYLOAD_PREVIEW = 2000;
     private static final int MAX_TYPES = 50;
