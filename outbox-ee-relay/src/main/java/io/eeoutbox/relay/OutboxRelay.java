@@ -279,12 +279,12 @@ public final class OutboxRelay {
         return publisher;
     }
 
-    /** The store this relay claims from: for the administration service ({@code ops.RelayAdministration}). */
+    /** The store this relay claims from: for the operations service ({@code ops.RelayOperations}). */
     public OutboxStore store() {
         return store;
     }
 
-    /** This relay's cleaner: for the administration service's purge. */
+    /** This relay's cleaner: for the operations service's purge. */
     public OutboxCleaner cleaner() {
         return cleaner;
     }

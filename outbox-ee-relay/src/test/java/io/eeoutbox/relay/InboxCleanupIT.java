@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.relay.cleanup.OutboxCleaner;
 import io.eeoutbox.relay.config.RelaySettings;
-import io.eeoutbox.relay.ops.RelayAdministration;
+import io.eeoutbox.relay.ops.RelayOperations;
 import io.eeoutbox.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -72,12 +72,12 @@ class InboxCleanupIT {
         try (Connection other = db.connect()) {
             other.setAutoCommit(false);
             assertThat(new OutboxEventJdbc(other).tryOutboxMaintenanceLock(OutboxCleaner.LOCK_KEY)).contains(true);
-            new RelayAdministration(relay).cleanUpNow();
+            new RelayOperations(relay).cleanUpNow();
             assertThat(inboxRows()).isEqualTo(34);
             other.rollback();
         }
 
-        new RelayAdministration(relay).cleanUpNow();
+        new RelayOperations(relay).cleanUpNow();
         assertThat(inboxRows()).as("the default inbox retention is 30 days").isEqualTo(5);
         assertThat(db.queryLong("SELECT count(*) FROM processed_events WHERE processed_at < now() - interval '30 days'"))
                 .isZero();

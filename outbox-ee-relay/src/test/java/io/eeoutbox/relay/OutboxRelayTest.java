@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
-import io.eeoutbox.relay.ops.RelayAdministration;
+import io.eeoutbox.relay.ops.RelayOperations;
 import io.eeoutbox.relay.store.FakeOutboxStore;
 import io.eeoutbox.spi.RelayListener;
 import java.time.Duration;
@@ -215,10 +215,10 @@ class OutboxRelayTest {
             }
         }, Duration.ofHours(1));
         r.start();
-        assertThat(new RelayAdministration(r).stats().dead()).isEqualTo(1);
-        assertThat(new RelayAdministration(r).retryDeadLetter(row.id)).isTrue();
+        assertThat(new RelayOperations(r).stats().dead()).isEqualTo(1);
+        assertThat(new RelayOperations(r).retryDeadLetter(row.id)).isTrue();
         assertThat(published.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(new RelayAdministration(r).retryDeadLetter(row.id)).isFalse();
+        assertThat(new RelayOperations(r).retryDeadLetter(row.id)).isFalse();
     }
 
     @Test

@@ -8,7 +8,7 @@ import io.eeoutbox.relay.cleanup.OutboxCleaner;
 import io.eeoutbox.relay.config.CompletionMode;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
-import io.eeoutbox.relay.ops.RelayAdministration;
+import io.eeoutbox.relay.ops.RelayOperations;
 import io.eeoutbox.relay.store.JdbcOutboxStore;
 import io.eeoutbox.relay.store.OutboxStore;
 import io.eeoutbox.testing.TestDatabase;
@@ -170,12 +170,12 @@ class RelayConcurrencyIT {
         try (Connection other = db.connect()) {
             other.setAutoCommit(false);
             assertThat(new OutboxEventJdbc(other).tryOutboxMaintenanceLock(OutboxCleaner.LOCK_KEY)).contains(true);
-            new RelayAdministration(r).cleanUpNow();
+            new RelayOperations(r).cleanUpNow();
             assertThat(db.queryLong("SELECT count(*) FROM outbox_events")).isEqualTo(33);
             other.rollback();
         }
 
-        assertThat(new RelayAdministration(r).purgeProcessedOlderThan(Duration.ofDays(7))).isEqualTo(25);
+        assertThat(new RelayOperations(r).purgeProcessedOlderThan(Duration.ofDays(7))).isEqualTo(25);
         assertThat(db.queryLong("SELECT count(*) FROM outbox_events")).isEqualTo(8);
         assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE aggregate_id LIKE 'old%'")).isZero();
         assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE processed_at IS NOT NULL")).isEqualTo(5);

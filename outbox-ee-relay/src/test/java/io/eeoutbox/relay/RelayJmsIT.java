@@ -6,7 +6,8 @@ import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.jms.JmsPublisher;
-import io.eeoutbox.relay.ops.RelayAdministration;
+import io.eeoutbox.relay.ops.RelayOperations;
+import io.eeoutbox.relay.store.DeadLetterFilter;
 import io.eeoutbox.spi.RelayListener;
 import io.eeoutbox.testing.TestDatabase;
 import jakarta.jms.JMSException;
@@ -173,11 +174,11 @@ class RelayJmsIT {
         assertThat(delivered).isEqualTo(healthy);
         assertThat(failedAttempts).containsExactly(poison);
         assertThat(db.queryLong("SELECT attempts FROM outbox_dead_letters WHERE id = '" + poison + "'")).isEqualTo(3);
-        assertThat(new RelayAdministration(relay).stats().dead()).isEqualTo(1);
+        assertThat(new RelayOperations(relay).stats().dead()).isEqualTo(1);
 
         // The operator fixes the cause and retries the dead letter.
         gate.rejected = null;
-        assertThat(new RelayAdministration(relay).retryDeadLetter(poison)).isTrue();
+        assertThat(new RelayOperations(relay).retryDeadLetter(poison)).isTrue();
         RelayIt.await(Duration.ofSeconds(30), "the retried dead letter marked", () -> RelayIt.pending(db) == 0
                 && db.queryLong("SELECT count(*) FROM outbox_dead_letters") == 0);
         List<Message> again = broker.receive(10, 500);
@@ -196,8 +197,8 @@ class RelayJmsIT {
         relay.wakeUp();
         RelayIt.await(Duration.ofSeconds(30), "two dead letters", () -> db.queryLong("SELECT count(*) FROM outbox_dead_letters") == 2);
         gate.rejected = null;
-        assertThat(new RelayAdministration(relay).retryDeadLetters("order.other", null, null, null)).isZero();
-        assertThat(new RelayAdministration(relay).retryDeadLetters("order.poison", "order", null, null)).isEqualTo(2);
+        assertThat(new RelayOperations(relay).retryDeadLetters(new DeadLetterFilter("order.other", null, null, null, null, null))).isZero();
+        assertThat(new RelayOperations(relay).retryDeadLetters(new DeadLetterFilter("order.poison", "order", null, null, null, null))).isEqualTo(2);
         RelayIt.await(Duration.ofSeconds(30), "both republished", () -> RelayIt.pending(db) == 0
                 && db.queryLong("SELECT count(*) FROM outbox_dead_letters") == 0);
         assertThat(broker.receive(10, 500)).hasSize(2);

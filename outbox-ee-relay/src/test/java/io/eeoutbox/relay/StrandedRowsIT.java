@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
-import io.eeoutbox.relay.ops.RelayAdministration;
+import io.eeoutbox.relay.ops.RelayOperations;
 import io.eeoutbox.relay.store.JdbcOutboxStore;
 import io.eeoutbox.testing.TestDatabase;
 import java.sql.Connection;
@@ -86,7 +86,7 @@ class StrandedRowsIT {
         assertThat(db.queryLong("SELECT count(*) FROM outbox_dead_letters WHERE last_error LIKE"
                 + " 'broker refused (attempts 3 reached max-attempts 2)'")).isEqualTo(3);
 
-        assertThat(new RelayAdministration(relay).retryDeadLetter(exhausted.get(0))).isTrue();
+        assertThat(new RelayOperations(relay).retryDeadLetter(exhausted.get(0))).isTrue();
         RelayIt.await(Duration.ofSeconds(10), "the retried dead letter published", () -> publisher.published.size() == 2);
         assertThat(publisher.published.get(1).id()).isEqualTo(exhausted.get(0));
         assertThat(deadLetters()).isEqualTo(2);

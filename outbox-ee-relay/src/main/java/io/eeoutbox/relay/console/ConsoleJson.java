@@ -1,11 +1,11 @@
 package io.eeoutbox.relay.console;
 
-import io.eeoutbox.relay.console.ConsoleOperations.Backlog;
-import io.eeoutbox.relay.console.ConsoleOperations.DeadLetter;
-import io.eeoutbox.relay.console.ConsoleOperations.DeadLetterPage;
-import io.eeoutbox.relay.console.ConsoleOperations.Failure;
-import io.eeoutbox.relay.console.ConsoleOperations.PendingType;
-import io.eeoutbox.relay.console.ConsoleOperations.RelayView;
+import io.eeoutbox.relay.ops.RelayOperations.Backlog;
+import io.eeoutbox.relay.ops.RelayOperations.DeadLetterPage;
+import io.eeoutbox.relay.ops.RelayOperations.Failure;
+import io.eeoutbox.relay.ops.RelayOperations.PendingType;
+import io.eeoutbox.relay.ops.RelayOperations.RelayView;
+import io.eeoutbox.relay.store.OperatorQueries.DeadLetter;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;

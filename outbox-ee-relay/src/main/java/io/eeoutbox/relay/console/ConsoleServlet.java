@@ -1,6 +1,10 @@
 package io.eeoutbox.relay.console;
 
-import io.eeoutbox.relay.console.ConsoleInput.BadInput;
+import io.eeoutbox.relay.ops.OperatorInput;
+import io.eeoutbox.relay.ops.OperatorInput.BadInput;
+import io.eeoutbox.relay.ops.RelayOperations;
+import io.eeoutbox.relay.ops.ee.OpsBootstrap;
+import jakarta.enterprise.inject.spi.CDI;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -16,10 +20,7 @@ import java.io.Reader;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -39,11 +40,9 @@ public class ConsoleServlet extends HttpServlet {
             + "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
     private static final Logger LOG = Logger.getLogger(ConsoleServlet.class.getName());
     private static final int MAX_BODY = 16 * 1024;
-    private static final int PAYLOAD_PREVIEW = 2000;
-    private static final int MAX_TYPES = 50;
 
     private final CsrfTokens tokens = new CsrfTokens();
-    private final ConsoleBackend backend = new ConsoleBackend();
+    private final ConsoleApi api = new ConsoleApi(ConsoleServlet::operations);
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
@@ -78,8 +77,10 @@ public class ConsoleServlet extends HttpServlet {
                 }
             }
         } catch (BadInput e) {
+            send(resp, 400, ConsoleJson.error(e.field(), e.getMessage()));
+        } catch (ConsoleApi.Refused e) {
             send(resp, e.status, ConsoleJson.error(e.field, e.getMessage()));
-        } catch (ConsoleBackend.Unavailable e) {
+        } catch (ConsoleApi.Unavailable e) {
             send(resp, 503, ConsoleJson.error(null, e.getMessage()));
         } catch (SQLException e) {
             LOG.log(Level.WARNING, "outbox console: " + req.getMethod() + " " + path + " failed", e);
@@ -90,47 +91,14 @@ public class ConsoleServlet extends HttpServlet {
     }
 
     private void get(String path, HttpServletRequest req, HttpServletResponse resp, String user, boolean admin)
-            throws IOException, BadInput, SQLException, ConsoleBackend.Unavailable {
+            throws IOException, BadInput, ConsoleApi.Refused, ConsoleApi.Unavailable, SQLException {
         if (StaticFiles.serve(path, resp)) {
             return;
         }
-        switch (path) {
-            case "/api/session" -> session(req, resp, user, admin);
-            case "/api/overview" -> {
-                noParams(req);
-                ConsoleOperations ops = backend.operations();
-                send(resp, 200, ConsoleJson.overview(ops.relay(), ops.backlog(MAX_TYPES), ops.recentFailures(),
-                        ops.settings()));
-            }
-            case "/api/dead-letters" -> {
-                Function<String, String> p = ConsoleInput.params(req.getParameterMap());
-                ConsoleInput.onlyKnown(req.getParameterMap().keySet(), union(ConsoleInput.FILTER_FIELDS, ConsoleInput.PAGE_FIELDS));
-                DeadLetterFilter filter = ConsoleInput.filter(p);
-                int limit = ConsoleInput.limit(p.apply("limit"));
-                long after = ConsoleInput.after(p.apply("after"));
-                ConsoleOperations ops = backend.operations();
-                send(resp, 200, ConsoleJson.page(ops.deadLetters(filter, after, limit, PAYLOAD_PREVIEW),
-                        ops.countDeadLetters(filter)));
-            }
-            case "/api/dead-letters/count" -> {
-                Function<String, String> p = ConsoleInput.params(req.getParameterMap());
-                ConsoleInput.onlyKnown(req.getParameterMap().keySet(), ConsoleInput.FILTER_FIELDS);
-                long n = backend.operations().countDeadLetters(ConsoleInput.filter(p));
-                send(resp, 200, Json.createObjectBuilder().add("matching", n).build());
-            }
-            default -> {
-                if (path.startsWith("/api/dead-letters/") && path.indexOf('/', "/api/dead-letters/".length()) < 0) {
-                    noParams(req);
-                    UUID id = ConsoleInput.id(path.substring("/api/dead-letters/".length()));
-                    Optional<ConsoleOperations.DeadLetter> d = backend.operations().deadLetter(id);
-                    if (d.isEmpty()) {
-                        throw new BadInput(404, "id", "no dead letter with id " + id);
-                    }
-                    send(resp, 200, ConsoleJson.deadLetter(d.get()).build());
-                } else {
-                    send(resp, 404, ConsoleJson.error(null, "nothing at " + ConsoleInput.abbreviate(path)));
-                }
-            }
+        if (path.equals("/api/session")) {
+            session(req, resp, user, admin);
+        } else {
+            send(resp, 200, api.read(path, req.getParameterMap()));
         }
     }
 
@@ -146,19 +114,19 @@ public class ConsoleServlet extends HttpServlet {
         resp.addCookie(cookie);
         send(resp, 200, Json.createObjectBuilder().add("user", user).add("canAct", admin)
                 .add("role", admin ? ADMIN : VIEWER).add("csrfHeader", CsrfTokens.HEADER).add("csrfToken", token)
-                .add("maxPageSize", ConsoleInput.MAX_PAGE).build());
+                .add("maxPageSize", OperatorInput.MAX_PAGE).build());
     }
 
     private void post(String path, HttpServletRequest req, HttpServletResponse resp, String user, boolean admin)
-            throws IOException, BadInput, SQLException, ConsoleBackend.Unavailable {
+            throws IOException, BadInput, ConsoleApi.Refused, ConsoleApi.Unavailable, SQLException {
         if (!admin) {
             LOG.warning(() -> "outbox console: user=" + user + " refused: POST " + path + " needs the role " + ADMIN);
-            throw new BadInput(403, null, "changes need the role " + ADMIN);
+            throw new ConsoleApi.Refused(403, null, "changes need the role " + ADMIN);
         }
         String type = req.getContentType();
         if (type == null || !type.split(";", 2)[0].strip().equalsIgnoreCase("application/json")) {
-            throw new BadInput(415, "Content-Type", "Content-Type must be application/json, was "
-                    + (type == null ? "none" : "'" + ConsoleInput.abbreviate(type) + "'"));
+            throw new ConsoleApi.Refused(415, "Content-Type", "Content-Type must be application/json, was "
+                    + (type == null ? "none" : "'" + OperatorInput.abbreviate(type) + "'"));
         }
         String header = req.getHeader(CsrfTokens.HEADER);
         String cookie = cookie(req);
@@ -167,69 +135,32 @@ public class ConsoleServlet extends HttpServlet {
                     : "not valid for this user";
             LOG.warning(() -> "outbox console: user=" + user + " refused: POST " + path + " without a valid CSRF token ("
                     + why + ")");
-            throw new BadInput(403, CsrfTokens.HEADER, "a valid " + CsrfTokens.HEADER
+            throw new ConsoleApi.Refused(403, CsrfTokens.HEADER, "a valid " + CsrfTokens.HEADER
                     + " header (from GET api/session) and its cookie " + CsrfTokens.COOKIE + " are required (" + why + ")");
         }
-        noParams(req);
-        JsonObject body = body(req);
-        ConsoleOperations ops = backend.operations();
-        String relay = ops.relay().name();
-        switch (path) {
-            case "/api/relay/pause", "/api/relay/resume", "/api/relay/run-now" -> {
-                ConsoleInput.onlyKnown(body.keySet(), java.util.Set.of());
-                String action = path.substring("/api/relay/".length());
-                String before = ops.relay().state();
-                switch (action) {
-                    case "pause" -> ops.pause();
-                    case "resume" -> ops.resume();
-                    default -> ops.runNow();
-                }
-                String after = ops.relay().state();
-                LOG.info(() -> "outbox console: user=" + user + " action=" + action + " relay=" + relay + " state "
-                        + before + " -> " + after);
-                send(resp, 200, ConsoleJson.relay(ops.relay()).build());
-            }
-            case "/api/dead-letters/retry" -> {
-                ConsoleInput.onlyKnown(body.keySet(), ConsoleInput.FILTER_FIELDS);
-                DeadLetterFilter filter = ConsoleInput.filter(ConsoleInput.members(body));
-                int n = ops.retryDeadLetters(filter);
-                LOG.info(() -> "outbox console: user=" + user + " action=retry-dead-letters relay=" + relay + " filter="
-                        + filter + " retried=" + n);
-                send(resp, 200, Json.createObjectBuilder().add("retried", n).build());
-            }
-            case "/api/purge" -> {
-                ConsoleInput.onlyKnown(body.keySet(), java.util.Set.of("olderThan"));
-                Duration age = ConsoleInput.olderThan(ConsoleInput.members(body).apply("olderThan"));
-                long n = ops.purgeProcessedOlderThan(age);
-                LOG.info(() -> "outbox console: user=" + user + " action=purge relay=" + relay + " olderThan=" + age
-                        + " deleted=" + n);
-                send(resp, 200, Json.createObjectBuilder().add("deleted", n).build());
-            }
-            default -> {
-                String prefix = "/api/dead-letters/";
-                if (path.startsWith(prefix) && path.endsWith("/retry")) {
-                    ConsoleInput.onlyKnown(body.keySet(), java.util.Set.of());
-                    UUID id = ConsoleInput.id(path.substring(prefix.length(), path.length() - "/retry".length()));
-                    if (!ops.retryDeadLetter(id)) {
-                        throw new BadInput(404, "id", "no dead letter with id " + id);
-                    }
-                    LOG.info(() -> "outbox console: user=" + user + " action=retry-dead-letter relay=" + relay
-                            + " event_id=" + id + " retried=1");
-                    send(resp, 200, Json.createObjectBuilder().add("retried", 1).build());
-                } else {
-                    send(resp, 404, ConsoleJson.error(null, "nothing at " + ConsoleInput.abbreviate(path)));
-                }
-            }
-        }
+        ConsoleApi.noParams(req.getParameterMap());
+        send(resp, 200, api.act(path, req.getParameterMap(), body(req), user));
     }
 
-    private static JsonObject body(HttpServletRequest req) throws IOException, BadInput {
+    /** The service of this application's relay, from its {@link OpsBootstrap} (the one the MBean calls too). */
+    private static RelayOperations operations() throws ConsoleApi.Unavailable {
+        Optional<RelayOperations> ops;
+        try {
+            ops = CDI.current().select(OpsBootstrap.class).get().operations();
+        } catch (RuntimeException e) {
+            throw new ConsoleApi.Unavailable("the outbox relay is not available in this application: " + e.getMessage());
+        }
+        return ops.orElseThrow(() -> new ConsoleApi.Unavailable("the outbox relay does not run in this application"
+                + " (outbox.relay.enabled=false, or it failed to start: see the server log)"));
+    }
+
+    private static JsonObject body(HttpServletRequest req) throws IOException, BadInput, ConsoleApi.Refused {
         byte[] bytes;
         try (InputStream in = req.getInputStream()) {
             bytes = in.readNBytes(MAX_BODY + 1);
         }
         if (bytes.length > MAX_BODY) {
-            throw new BadInput(413, "body", "the body must be at most " + MAX_BODY + " bytes");
+            throw new ConsoleApi.Refused(413, "body", "the body must be at most " + MAX_BODY + " bytes");
         }
         String text = new String(bytes, StandardCharsets.UTF_8);
         if (text.isBlank()) {
@@ -242,18 +173,8 @@ public class ConsoleServlet extends HttpServlet {
             }
             throw new BadInput("body", "the body must be a JSON object");
         } catch (JsonException e) {
-            throw new BadInput("body", "the body is not valid JSON: " + ConsoleInput.abbreviate(e.getMessage()));
+            throw new BadInput("body", "the body is not valid JSON: " + OperatorInput.abbreviate(e.getMessage()));
         }
-    }
-
-    private static void noParams(HttpServletRequest req) throws BadInput {
-        ConsoleInput.onlyKnown(req.getParameterMap().keySet(), java.util.Set.of());
-    }
-
-    private static java.util.Set<String> union(java.util.Set<String> a, java.util.Set<String> b) {
-        java.util.Set<String> u = new java.util.HashSet<>(a);
-        u.addAll(b);
-        return u;
     }
 
     private static String cookie(HttpServletRequest req) {

@@ -9,6 +9,11 @@ package io.eeoutbox.relay.ops;
  * relay's own. Every operation is logged by the relay. Failures reach the client as
  * {@link IllegalArgumentException} (a bad argument) or {@link IllegalStateException} (the database
  * failed, another relay is cleaning up), with a message and no server-side classes.
+ *
+ * <p>Implemented by {@link JmxAdapter} over {@link RelayOperations}, the one operations service. This interface
+ * keeps its name because JMX needs it: an MXBean is defined by an interface whose name ends in {@code MXBean}, and
+ * that name is what the MBean's info carries and what clients' proxies ({@code JMX.newMXBeanProxy(...,
+ * RelayAdminMXBean.class)}) are built from, so renaming it would break them.
  */
 public interface RelayAdminMXBean {
 

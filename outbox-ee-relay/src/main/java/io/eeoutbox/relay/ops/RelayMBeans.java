@@ -36,11 +36,11 @@ public final class RelayMBeans {
     }
 
     /**
-     * Registers {@code admin} under its relay's name.
+     * Registers {@code admin}, the MBean over a relay's {@link RelayOperations}, under the relay's name.
      *
      * @return the name it was registered under, or null when a running relay of that name already has it
      */
-    public static ObjectName register(MBeanServer server, RelayAdmin admin) {
+    public static ObjectName register(MBeanServer server, JmxAdapter admin) {
         ObjectName name = objectName(admin.getName());
         for (int attempt = 0; attempt < 2; attempt++) {
             try {

@@ -1,6 +1,6 @@
 package io.eeoutbox.relay.ops.mphealth;
 
-import io.eeoutbox.relay.ops.ee.RelayOperations;
+import io.eeoutbox.relay.ops.ee.OpsBootstrap;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -20,10 +20,10 @@ public class RelayLivenessCheck implements HealthCheck {
     public static final String NAME = "outbox-relay";
 
     @Inject
-    RelayOperations operations;
+    OpsBootstrap ops;
 
     @Override
     public HealthCheckResponse call() {
-        return Responses.of(NAME, operations.liveness());
+        return Responses.of(NAME, ops.liveness());
     }
 }

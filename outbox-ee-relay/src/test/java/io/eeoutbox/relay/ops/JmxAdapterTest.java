@@ -21,8 +21,8 @@ import javax.management.ObjectName;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The MBean over a relay that is built but not started (no drains), and its registration. */
-class RelayAdminTest {
+/** The MBean ({@link JmxAdapter} over {@link RelayOperations}) over a relay that is built but not started (no drains), and its registration. */
+class JmxAdapterTest {
 
     private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T12:00:00Z"));
     private final TinyStore store = new TinyStore();
@@ -41,13 +41,17 @@ class RelayAdminTest {
                 .store(store).executor(executor).clock(clock).publisher(publisher).build();
     }
 
+    private JmxAdapter mbean(OutboxRelay relay) {
+        return new JmxAdapter(new RelayOperations(relay, clock), clock);
+    }
+
     @Test
     void attributesShowTheOutboxAndTheRelay() {
         store.insert("order", "o1", "order.created", "{}", clock.instant().minusSeconds(90));
         store.insert("order", "o2", "order.created", "{}", clock.instant().minusSeconds(10));
         UUID dead = store.insert("order", "o3", "order.created", "{}", clock.instant());
         store.makeDead(dead, clock.instant());
-        RelayAdmin admin = new RelayAdmin(relay("orders"), clock);
+        JmxAdapter admin = mbean(relay("orders"));
 
         assertThat(admin.getName()).isEqualTo("orders");
         assertThat(admin.isRunning()).isFalse();
@@ -67,7 +71,7 @@ class RelayAdminTest {
         for (UUID id : new UUID[] {a, b, c}) {
             store.makeDead(id, clock.instant());
         }
-        RelayAdmin admin = new RelayAdmin(relay("orders"), clock);
+        JmxAdapter admin = mbean(relay("orders"));
         assertThat(admin.getDeadLetters()).isEqualTo(3);
 
         assertThat(admin.retryDeadLetter(b.toString())).isTrue();
@@ -80,7 +84,7 @@ class RelayAdminTest {
 
     @Test
     void badArgumentsAreRefusedWithAMessage() {
-        RelayAdmin admin = new RelayAdmin(relay("orders"), clock);
+        JmxAdapter admin = mbean(relay("orders"));
         assertThatThrownBy(() -> admin.retryDeadLetter("nope"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("UUID").hasMessageContaining("nope");
         assertThatThrownBy(() -> admin.retryDeadLetter(""))
@@ -94,7 +98,7 @@ class RelayAdminTest {
 
     @Test
     void aDatabaseFailureReachesTheClientAsAPlainIllegalStateException() {
-        RelayAdmin admin = new RelayAdmin(relay("orders"), clock);
+        JmxAdapter admin = mbean(relay("orders"));
         store.failAll = true;
         assertThatThrownBy(admin::getPending)
                 .isExactlyInstanceOf(IllegalStateException.class)
@@ -107,7 +111,7 @@ class RelayAdminTest {
     @Test
     void registeredAsAnMxBeanUnderTheRelaysName() throws Exception {
         OutboxRelay relay = relay("orders");
-        ObjectName name = RelayMBeans.register(server, new RelayAdmin(relay, clock));
+        ObjectName name = RelayMBeans.register(server, mbean(relay));
         assertThat(name).isEqualTo(new ObjectName("io.eeoutbox:type=OutboxRelay,name=orders"));
         assertThat(server.isInstanceOf(name, RelayAdminMXBean.class.getName())).isTrue();
         assertThat(server.getAttribute(name, "Pending")).isEqualTo(0L);
@@ -127,17 +131,17 @@ class RelayAdminTest {
     @Test
     void aStaleMBeanOfAStoppedRelayIsReplacedARunningOneIsNot() throws Exception {
         OutboxRelay stale = relay("orders");   // never started: Running=false, as after an undeploy
-        RelayMBeans.register(server, new RelayAdmin(stale, clock));
+        RelayMBeans.register(server, mbean(stale));
 
         OutboxRelay next = relay("orders");
-        ObjectName name = RelayMBeans.register(server, new RelayAdmin(next, clock));
+        ObjectName name = RelayMBeans.register(server, mbean(next));
         assertThat(name).isNotNull();
 
         OutboxRelay running = relay("billing");
         running.start();
         try {
-            assertThat(RelayMBeans.register(server, new RelayAdmin(running, clock))).isNotNull();
-            assertThat(RelayMBeans.register(server, new RelayAdmin(relay("billing"), clock))).isNull();
+            assertThat(RelayMBeans.register(server, mbean(running))).isNotNull();
+            assertThat(RelayMBeans.register(server, mbean(relay("billing")))).isNull();
         } finally {
             running.stop(Duration.ofSeconds(5));
         }

@@ -9,11 +9,14 @@ import io.eeoutbox.relay.ops.GaugeRefresher;
 import io.eeoutbox.relay.ops.GaugeSource;
 import io.eeoutbox.relay.ops.MetricsSink;
 import io.eeoutbox.relay.ops.OpsConfig;
-import io.eeoutbox.relay.ops.RelayAdmin;
-import io.eeoutbox.relay.ops.RelayAdministration;
+import io.eeoutbox.relay.ee.ResourceNames;
+import io.eeoutbox.relay.ops.JmxAdapter;
+import io.eeoutbox.relay.ops.RecentFailures;
 import io.eeoutbox.relay.ops.RelayHealth;
 import io.eeoutbox.relay.ops.RelayMBeans;
 import io.eeoutbox.relay.ops.RelayMetrics;
+import io.eeoutbox.relay.ops.RelayOperations;
+import io.eeoutbox.relay.store.OperatorQueries;
 import io.eeoutbox.spi.RelayListener;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Priority;
@@ -27,7 +30,9 @@ import java.lang.management.ManagementFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -36,21 +41,24 @@ import java.util.logging.Logger;
 import javax.management.ObjectName;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
+import javax.sql.DataSource;
 
 /**
- * The relay's observability and operations in a server: listens to the relay (it is a
- * {@link RelayListener} bean, so {@link OutboxRelayBootstrap} hands it every observation), and, right
- * after the bootstrap has started the relay, registers the MBean, starts the gauge refresher on the
- * relay's executor and exports the metrics through the server's metrics API; right before the
- * bootstrap stops the relay, it undoes all three, so a redeployment starts clean.
+ * The relay's observability and operations in a server: hands out the one {@link RelayOperations} of the relay
+ * running in this application ({@link #operations()}: the MBean, the web console and a server's management model
+ * all call that instance); listens to the relay (it is a {@link RelayListener} bean, so
+ * {@link OutboxRelayBootstrap} hands it every observation, for the metrics, the health and the recent failures);
+ * and, right after the bootstrap has started the relay, registers the MBean, starts the gauge refresher on the
+ * relay's executor and exports the metrics through the server's metrics API; right before the bootstrap stops the
+ * relay, it undoes all three, so a redeployment starts clean.
  *
  * <p>The ordering comes from observer priorities: the bootstrap observes the application's start and
  * stop at the default priority ({@code APPLICATION + 500}); this bean starts after it and stops before it.
  */
 @ApplicationScoped
-public class RelayOperations implements RelayListener {
+public class OpsBootstrap implements RelayListener {
 
-    private static final Logger LOG = Logger.getLogger(RelayOperations.class.getName());
+    private static final Logger LOG = Logger.getLogger(OpsBootstrap.class.getName());
     private static final int AFTER_BOOTSTRAP = Interceptor.Priority.APPLICATION + 600;
     private static final int BEFORE_BOOTSTRAP = Interceptor.Priority.APPLICATION + 400;
     private static final int METRICS_BIND_ATTEMPTS = 30;
@@ -59,6 +67,8 @@ public class RelayOperations implements RelayListener {
     OutboxRelayBootstrap bootstrap;
 
     private final Clock clock = Clock.systemUTC();
+    private final RecentFailures recentFailures = new RecentFailures();
+    private RelayOperations operations;
     private volatile OpsConfig config;
     private volatile RelayMetrics metrics;
     private volatile RelayHealth health;
@@ -103,16 +113,15 @@ public class RelayOperations implements RelayListener {
             return;
         }
         OpsConfig c = config();
-        Optional<OutboxRelay> running = bootstrap.relay();
-        if (running.isEmpty()) {
+        Optional<RelayOperations> found = operations();
+        if (found.isEmpty()) {
             LOG.fine("the outbox relay does not run in this application: no MBean, gauges or metrics");
             return;
         }
         started = true;
-        OutboxRelay relay = running.get();
-        String name = relay.config().name();
-        RelayAdministration admin = new RelayAdministration(relay, clock);
-        refresher = new GaugeRefresher(name, admin::stats, clock, c.refreshInterval(), health);
+        RelayOperations ops = found.get();
+        String name = ops.name();
+        refresher = new GaugeRefresher(name, ops::stats, clock, c.refreshInterval(), health);
         ScheduledExecutorService executor = null;
         try {
             executor = InitialContext.doLookup(bootstrap.resourceNames().executor());
@@ -122,7 +131,7 @@ public class RelayOperations implements RelayListener {
                     + bootstrap.resourceNames().executor() + "; the database gauges stay unknown", e);
         }
         if (c.jmxEnabled()) {
-            mbeanName = RelayMBeans.register(ManagementFactory.getPlatformMBeanServer(), new RelayAdmin(relay, clock));
+            mbeanName = RelayMBeans.register(ManagementFactory.getPlatformMBeanServer(), new JmxAdapter(ops, clock));
         }
         LOG.info(() -> "relay " + name + " operations: gauges refreshed every " + c.refreshInterval() + ", MBean "
                 + (mbeanName == null ? "none" : mbeanName.toString()));
@@ -176,6 +185,42 @@ public class RelayOperations implements RelayListener {
         sinks = List.of();
     }
 
+    /**
+     * The operations service of the relay running in this application, the one instance every surface calls (the
+     * MBean, the console, a management model); empty when the relay does not run here. A relay restarted within
+     * the deployment gets a new one.
+     */
+    public synchronized Optional<RelayOperations> operations() {
+        Optional<OutboxRelay> running = bootstrap.relay();
+        if (running.isEmpty()) {
+            return Optional.empty();
+        }
+        OutboxRelay relay = running.get();
+        if (operations == null || !operations.serves(relay)) {
+            ResourceNames names = bootstrap.resourceNames();
+            OperatorQueries queries = null;
+            try {
+                queries = new OperatorQueries(InitialContext.<DataSource>doLookup(names.dataSource()));
+            } catch (NamingException e) {
+                LOG.log(Level.WARNING, "relay " + relay.config().name() + ": its data source " + names.dataSource()
+                        + " cannot be found; the console cannot browse dead letters", e);
+            }
+            operations = new RelayOperations(relay, queries, recentFailures::list, shown(names), clock);
+        }
+        return Optional.of(operations);
+    }
+
+    /** The server resources the relay uses, as the console shows them after the relay's settings. */
+    private static Map<String, String> shown(ResourceNames names) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(ResourceNames.DATASOURCE.key(), names.dataSource());
+        m.put(ResourceNames.EXECUTOR.key(), names.executor());
+        m.put(ResourceNames.THREAD_FACTORY.key(), names.threadFactory());
+        m.put(ResourceNames.JMS_CONNECTION_FACTORY.key(), names.jmsConnectionFactory());
+        m.put(ResourceNames.JMS_DESTINATION.key(), names.jmsDestination());
+        return m;
+    }
+
     /** The relay's readiness now (UP when the relay does not run here). */
     public RelayHealth.Report readiness() {
         config();
@@ -213,12 +258,14 @@ public class RelayOperations implements RelayListener {
         config();
         metrics.failed(message, cause, retryAfter);
         health.failed(message, cause, retryAfter);
+        recentFailures.failed(message, cause, retryAfter);
     }
 
     @Override
     public void deadLettered(OutboxMessage message, Throwable cause) {
         config();
         metrics.deadLettered(message, cause);
+        recentFailures.deadLettered(message, cause);
     }
 
     @Override
@@ -242,6 +289,6 @@ public class RelayOperations implements RelayListener {
 
     private static ClassLoader loader() {
         ClassLoader tccl = Thread.currentThread().getContextClassLoader();
-        return tccl != null ? tccl : RelayOperations.class.getClassLoader();
+        return tccl != null ? tccl : OpsBootstrap.class.getClassLoader();
     }
 }

@@ -1,8 +1,7 @@
-package io.eeoutbox.relay.console;
+package io.eeoutbox.relay.ops;
 
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.spi.RelayListener;
-import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -11,17 +10,16 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * The last {@value #KEPT} failed publish attempts of this application's relay, for the console: a
- * {@link RelayListener} bean, so the relay's bootstrap hands it every failure. Keeps what the relay's
+ * The last {@value #KEPT} failed publish attempts of a relay, for {@link RelayOperations#recentFailures()}: a
+ * {@link RelayListener} (in a server, {@code ops.ee.OpsBootstrap} hands it every failure). Keeps what the relay's
  * log lines carry (event id, type, aggregate id, attempt, the error's text), never the payload.
  */
-@ApplicationScoped
-public class RecentFailures implements RelayListener {
+public final class RecentFailures implements RelayListener {
 
     static final int KEPT = 20;
     private static final int ERROR_CHARS = 500;
 
-    private final Deque<ConsoleOperations.Failure> failures = new ArrayDeque<>();
+    private final Deque<RelayOperations.Failure> failures = new ArrayDeque<>();
     private final Clock clock = Clock.systemUTC();
 
     @Override
@@ -35,7 +33,7 @@ public class RecentFailures implements RelayListener {
     }
 
     /** The newest first. */
-    public synchronized List<ConsoleOperations.Failure> list() {
+    public synchronized List<RelayOperations.Failure> list() {
         return new ArrayList<>(failures);
     }
 
@@ -44,12 +42,12 @@ public class RecentFailures implements RelayListener {
         if (error.length() > ERROR_CHARS) {
             error = error.substring(0, ERROR_CHARS) + "…";
         }
-        ConsoleOperations.Failure head = failures.peekFirst();
+        RelayOperations.Failure head = failures.peekFirst();
         if (dead && head != null && m.id().equals(head.attempt().eventId()) && head.attempt().number() == m.attempt()) {
             failures.removeFirst(); // the same attempt, reported as failed and then as dead-lettered: one line
         }
-        failures.addFirst(new ConsoleOperations.Failure(clock.instant(),
-                new ConsoleOperations.Attempt(m.id(), m.eventType(), m.aggregateId(), m.attempt()), error, dead));
+        failures.addFirst(new RelayOperations.Failure(clock.instant(),
+                new RelayOperations.Attempt(m.id(), m.eventType(), m.aggregateId(), m.attempt()), error, dead));
         while (failures.size() > KEPT) {
             failures.removeLast();
         }

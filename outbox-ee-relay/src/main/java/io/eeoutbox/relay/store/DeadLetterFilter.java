@@ -1,4 +1,4 @@
-package io.eeoutbox.relay.console;
+package io.eeoutbox.relay.store;
 
 import java.time.Instant;
 

@@ -1,0 +1,225 @@
+package io.eeoutbox.relay.ops;
+
+import io.eeoutbox.relay.RelayStats;
+import io.eeoutbox.relay.ops.OperatorInput.BadInput;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * The JMX surface: {@link RelayAdminMXBean} over one {@link RelayOperations}, with nothing of its own but the
+ * translation. Arguments are parsed by {@link OperatorInput}; nothing but JDK types crosses the JMX boundary (a
+ * remote client has no server classes), so a bad argument becomes a plain {@link IllegalArgumentException} and a
+ * database failure an {@link IllegalStateException}, each carrying the message only. Row counts are read at most
+ * once a second (JMX consoles poll every attribute).
+ */
+public final class JmxAdapter implements RelayAdminMXBean {
+
+    private static final Duration STATS_MAX_AGE = Duration.ofSeconds(1);
+
+    private final RelayOperations operations;
+    private final Clock clock;
+    private RelayStats cachedStats;
+    private Instant cachedAt;
+
+    public JmxAdapter(RelayOperations operations, Clock clock) {
+        this.operations = Objects.requireNonNull(operations, "operations");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** The service this MBean calls. */
+    public RelayOperations operations() {
+        return operations;
+    }
+
+    @Override
+    public String getName() {
+        return operations.name();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return operations.isRunning();
+    }
+
+    @Override
+    public boolean isPaused() {
+        return operations.isPaused();
+    }
+
+    @Override
+    public boolean isListening() {
+        return operations.isListening();
+    }
+
+    @Override
+    public String getPublisher() {
+        return operations.publisher();
+    }
+
+    @Override
+    public String getPollInterval() {
+        return operations.pollInterval().toString();
+    }
+
+    @Override
+    public long getPending() {
+        return stats().pending();
+    }
+
+    @Override
+    public long getDeadLetters() {
+        return stats().dead();
+    }
+
+    @Override
+    public long getOldestPendingAgeSeconds() {
+        return stats().oldestPendingAge().getSeconds();
+    }
+
+    @Override
+    public long getPublishedSinceStart() {
+        return operations.counters().published();
+    }
+
+    @Override
+    public long getFailedSinceStart() {
+        return operations.counters().failed();
+    }
+
+    @Override
+    public long getDeadLetteredSinceStart() {
+        return operations.counters().deadLettered();
+    }
+
+    @Override
+    public long getBatchesSinceStart() {
+        return operations.counters().batches();
+    }
+
+    @Override
+    public long getLastBatchDurationMillis() {
+        Duration d = operations.counters().lastBatchDuration();
+        return d == null ? -1 : d.toMillis();
+    }
+
+    @Override
+    public String[] getHeldDestinations() {
+        return operations.heldDestinations().toArray(String[]::new);
+    }
+
+    @Override
+    public String getLastError() {
+        return operations.counters().lastError();
+    }
+
+    @Override
+    public String getLastErrorAt() {
+        return text(operations.counters().lastErrorAt());
+    }
+
+    @Override
+    public String getLastLoopAt() {
+        return text(operations.counters().lastLoopAt());
+    }
+
+    @Override
+    public void pause() {
+        operations.pause();
+    }
+
+    @Override
+    public void resume() {
+        operations.resume();
+    }
+
+    @Override
+    public void runNow() {
+        operations.runNow();
+    }
+
+    @Override
+    public boolean retryDeadLetter(String eventId) {
+        UUID id = parsed(() -> OperatorInput.id("eventId", eventId));
+        try {
+            boolean retried = operations.retryDeadLetter(id);
+            invalidate();
+            return retried;
+        } catch (SQLException e) {
+            throw databaseFailed("retryDeadLetter", e);
+        }
+    }
+
+    @Override
+    public int retryDeadLetters(String eventType, String aggregateType, String createdFrom, String createdTo) {
+        Map<String, String> given = new java.util.HashMap<>();
+        given.put("eventType", eventType);
+        given.put("aggregateType", aggregateType);
+        given.put("createdFrom", createdFrom);
+        given.put("createdTo", createdTo);
+        var filter = parsed(() -> OperatorInput.filter(given::get));
+        try {
+            int retried = operations.retryDeadLetters(filter);
+            invalidate();
+            return retried;
+        } catch (SQLException e) {
+            throw databaseFailed("retryDeadLetters", e);
+        }
+    }
+
+    @Override
+    public long purgeProcessedOlderThan(int days) {
+        Duration age = parsed(() -> OperatorInput.days("days", days));
+        try {
+            return operations.purgeProcessedOlderThan(age);
+        } catch (SQLException e) {
+            throw databaseFailed("purgeProcessedOlderThan", e);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage()); // without a cause: plain JDK types only
+        }
+    }
+
+    private synchronized RelayStats stats() {
+        Instant now = clock.instant();
+        if (cachedStats != null && Duration.between(cachedAt, now).compareTo(STATS_MAX_AGE) < 0) {
+            return cachedStats;
+        }
+        try {
+            cachedStats = operations.stats();
+            cachedAt = now;
+            return cachedStats;
+        } catch (SQLException e) {
+            throw databaseFailed("reading the outbox's counts", e);
+        }
+    }
+
+    private synchronized void invalidate() {
+        cachedStats = null;
+    }
+
+    private IllegalStateException databaseFailed(String what, SQLException e) {
+        return new IllegalStateException("relay " + getName() + ": " + what + " failed, the database answered: "
+                + RelayHealth.describe(e));
+    }
+
+    private interface Parse<T> {
+        T get() throws BadInput;
+    }
+
+    /** The parsed value; a refusal as a plain IllegalArgumentException (a JMX client knows no BadInput). */
+    private static <T> T parsed(Parse<T> parse) {
+        try {
+            return parse.get();
+        } catch (BadInput e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+    }
+
+    private static String text(Instant instant) {
+        return instant == null ? null : instant.toString();
+    }
+}
