@@ -3,6 +3,7 @@ package io.eeoutbox.relay.ops;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.config.CompletionMode;
 import io.eeoutbox.relay.store.OutboxStore;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,7 +11,11 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.UUID;
 
-/** A minimal in-memory {@link OutboxStore} for the ops tests: enough of the relay's storage semantics. */
+/**
+ * A minimal in-memory {@link OutboxStore} for the ops tests, held to the JDBC store's behaviour by the
+ * {@code OutboxStoreContract} ({@link TinyStoreTest}): leases that end, the byte budget, ordered claims, deferral,
+ * delete-on-publish and batched cleanup as sql/queries does them.
+ */
 final class TinyStore implements OutboxStore {
 
     static final class Row {
@@ -20,6 +25,7 @@ final class TinyStore implements OutboxStore {
         Instant deadAt;
         Instant processedAt;
         UUID token;
+        Instant lockedUntil;
 
         Row(OutboxMessage message) {
             this.message = message;
@@ -47,6 +53,25 @@ final class TinyStore implements OutboxStore {
         return rows.stream().filter(r -> r.message.id().equals(id)).findFirst().orElseThrow();
     }
 
+    /** The row, or null when there is none (deleted, or never written): the statements skip such ids. */
+    private Row rowOrNull(UUID id) {
+        return rows.stream().filter(r -> r.message.id().equals(id)).findFirst().orElse(null);
+    }
+
+    /** Due for this claim: pending, not dead, below max attempts, past its retry time, no lease or an ended one. */
+    private boolean due(Row r, Claim c) {
+        return r.processedAt == null && r.deadAt == null && r.attempts < c.maxAttempts()
+                && (r.dueAt == null || !r.dueAt.isAfter(c.now()))
+                && (r.token == null || r.lockedUntil == null || !r.lockedUntil.isAfter(c.now()));
+    }
+
+    /** Ordered mode: an earlier unpublished row of the same aggregate (leased, waiting or dead) holds this one back. */
+    private boolean heldBack(Row r) {
+        OutboxMessage m = r.message;
+        return rows.stream().anyMatch(p -> p.processedAt == null && p.message.seq() < m.seq()
+                && p.message.aggregate().equals(m.aggregate()));
+    }
+
     private void check() throws SQLException {
         if (failAll) {
             throw new SQLException("connection refused (test)", "08001");
@@ -62,20 +87,22 @@ final class TinyStore implements OutboxStore {
                 check();
                 synchronized (TinyStore.this) {
                     List<OutboxMessage> out = new ArrayList<>();
+                    long bytes = 0;
                     for (Row r : rows) {
-                        if (out.size() == c.batchSize()) {
+                        if (out.size() == c.batchSize() || bytes >= c.maxBytes()) {
                             break;
                         }
-                        if (r.processedAt == null && r.deadAt == null && r.token == null
-                                && (r.dueAt == null || !r.dueAt.isAfter(c.now()))) {
+                        if (r.message.seq() >= c.minSeq() && due(r, c) && !(c.ordered() && heldBack(r))) {
                             r.token = c.token();
+                            r.lockedUntil = c.lockedUntil();
                             OutboxMessage m = r.message;
+                            bytes += m.payload().getBytes(StandardCharsets.UTF_8).length;
                             out.add(new OutboxMessage(m.id(), m.seq(), m.eventType(), m.payload(),
                                     new OutboxMessage.Aggregate(m.aggregateType(), m.aggregateId()),
                                     OutboxMessage.Delivery.of(m.createdAt(), r.attempts + 1)));
                         }
                     }
-                    return new Claimed(out, out.size() == c.batchSize());
+                    return new Claimed(out, out.size() >= c.batchSize() || (!out.isEmpty() && bytes >= c.maxBytes()));
                 }
             }
 
@@ -85,10 +112,15 @@ final class TinyStore implements OutboxStore {
                 synchronized (TinyStore.this) {
                     int n = 0;
                     for (UUID id : ids) {
-                        Row r = find(id);
-                        if (token.equals(r.token)) {
-                            r.processedAt = now;
+                        Row r = rowOrNull(id);
+                        if (r != null && token.equals(r.token)) {
+                            if (mode == CompletionMode.DELETE) {
+                                rows.remove(r);
+                            } else {
+                                r.processedAt = now;
+                            }
                             r.token = null;
+                            r.lockedUntil = null;
                             n++;
                         }
                     }
@@ -103,11 +135,12 @@ final class TinyStore implements OutboxStore {
                 synchronized (TinyStore.this) {
                     List<FailureOutcome> out = new ArrayList<>();
                     for (Failure f : failures) {
-                        Row r = find(f.id());
-                        if (!token.equals(r.token)) {
+                        Row r = rowOrNull(f.id());
+                        if (r == null || !token.equals(r.token)) {
                             continue;
                         }
                         r.token = null;
+                        r.lockedUntil = null;
                         r.attempts++;
                         r.dueAt = f.retryAfter();
                         if (r.attempts >= maxAttempts) {
@@ -125,9 +158,29 @@ final class TinyStore implements OutboxStore {
                 synchronized (TinyStore.this) {
                     int n = 0;
                     for (UUID id : ids) {
-                        Row r = find(id);
-                        if (token.equals(r.token)) {
+                        Row r = rowOrNull(id);
+                        if (r != null && token.equals(r.token) && r.processedAt == null) {
                             r.token = null;
+                            r.lockedUntil = null;
+                            n++;
+                        }
+                    }
+                    return n;
+                }
+            }
+
+            @Override
+            public int defer(List<UUID> ids, UUID token, Instant now, Instant retryAfter, String error)
+                    throws SQLException {
+                check();
+                synchronized (TinyStore.this) {
+                    int n = 0;
+                    for (UUID id : ids) {
+                        Row r = rowOrNull(id);
+                        if (r != null && token.equals(r.token) && r.processedAt == null) {
+                            r.token = null;
+                            r.lockedUntil = null;
+                            r.dueAt = retryAfter;
                             n++;
                         }
                     }
@@ -203,9 +256,10 @@ final class TinyStore implements OutboxStore {
         Instant processedBefore = now.minus(retention);
         check();
         synchronized (this) {
-            int before = rows.size();
-            rows.removeIf(r -> r.processedAt != null && r.processedAt.isBefore(processedBefore));
-            return OptionalInt.of(before - rows.size());
+            List<Row> expired = rows.stream().filter(r -> r.processedAt != null && r.processedAt.isBefore(processedBefore))
+                    .limit(batchSize).toList();
+            rows.removeAll(expired);
+            return OptionalInt.of(expired.size());
         }
     }
 }

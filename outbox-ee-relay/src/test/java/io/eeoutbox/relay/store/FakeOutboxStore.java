@@ -23,6 +23,8 @@ public final class FakeOutboxStore implements OutboxStore {
         public final String aggregateType;
         public final String aggregateId;
         public final String eventType;
+        /** When the row was written: the store's clock, as PostgreSQL's now() at insert. */
+        public final Instant createdAt = Instant.now();
         public String payload = "{}";
         public int attempts;
         public Instant retryAfter;
@@ -278,7 +280,9 @@ public final class FakeOutboxStore implements OutboxStore {
     public synchronized Stats stats() {
         long pending = rows.values().stream().filter(r -> r.pending() && r.deadAt == null).count();
         long dead = rows.values().stream().filter(r -> r.pending() && r.deadAt != null).count();
-        return new Stats(pending, dead, null);
+        Instant oldest = rows.values().stream().filter(r -> r.pending() && r.deadAt == null).map(r -> r.createdAt)
+                .min(Instant::compareTo).orElse(null);
+        return new Stats(pending, dead, oldest);
     }
 
     @Override
@@ -298,7 +302,8 @@ public final class FakeOutboxStore implements OutboxStore {
         int n = 0;
         for (Row r : rows.values()) {
             if (r.pending() && r.deadAt != null && (eventType == null || eventType.equals(r.eventType))
-                    && (aggregateType == null || aggregateType.equals(r.aggregateType))) {
+                    && (aggregateType == null || aggregateType.equals(r.aggregateType))
+                    && (from == null || !r.createdAt.isBefore(from)) && (to == null || r.createdAt.isBefore(to))) {
                 retryDeadLetter(r.id);
                 n++;
             }

@@ -2,6 +2,7 @@ package io.eeoutbox.sample.fault;
 
 import io.eeoutbox.sample.fault.badinput.BadRequests;
 import io.eeoutbox.sample.fault.badinput.BadRequests.BadRequest;
+import io.eeoutbox.sample.fault.harness.FaultScenario;
 import io.eeoutbox.sample.fault.harness.FaultServer;
 import io.eeoutbox.sample.fault.harness.FaultSession;
 import io.eeoutbox.sample.fault.harness.FaultSettings;
@@ -19,11 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Scenario 6, bad input: at least 1,000 generated malformed requests ({@link BadRequests}: invalid
@@ -33,35 +31,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * timeout (a body over the server's size limit may instead be refused by closing the connection), the
  * server must stay healthy throughout, and no request may write a row in any table.
  */
-@Tag("fault")
-@ExtendWith(FaultSession.Extension.class)
-class BadInputFaultIT {
+class BadInputFaultIT extends FaultScenario {
 
     private static final int NUMBER = 6;
     private static final String NAME = "bad input";
     /** Bodies above this may be refused at the connection level (WildFly's max-post-size, for one). */
     private static final int HUGE = 1024 * 1024;
 
-    @AfterAll
-    static void stopServers(FaultSession session) {
-        session.stopServers();
-    }
-
-    static java.util.List<String> servers() {
-        return io.eeoutbox.sample.fault.harness.FaultSettings.serverKinds();
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("servers")
-    void everyMalformedRequestIsRefusedAndWritesNothing(String kind, FaultSession session) throws Exception {
-        Verdict v = new Verdict(NUMBER, NAME);
-        String servers = kind;
-        try {
-            servers = run(kind, session, v);
-        } catch (Exception | AssertionError e) {
-            throw v.abort(session, servers, e);
-        }
-        v.finish(session, servers);
+    @MethodSource("serverKinds")
+    void everyMalformedRequestIsRefusedAndWritesNothing(String kind, FaultSession session) {
+        judge(session, new Verdict(NUMBER, NAME), kind, v -> run(kind, session, v));
     }
 
     private static String run(String kind, FaultSession session, Verdict v) throws Exception {
@@ -69,9 +49,7 @@ class BadInputFaultIT {
         OutboxDb db = new OutboxDb(url);
         // the sample exactly as it ships: no hooks
         FaultServer server = session.server(kind, kind + "-s6", FaultSettings.war(), url, Map.of());
-        server.start();
-        v.figures().put("start", server.lastStartDuration())
-                .put("first_order_end_to_end", Sanity.orderFlows(server, "s6-sanity"));
+        startAndCheck(server, v, "s6-sanity");
         OrdersApi api = new OrdersApi(server.baseUri());
         String existing = api.createOrder("s6-existing", "10.00").id().orElseThrow();
         OutboxDb.await(Duration.ofMinutes(2), "the existing order to reach the consumer",

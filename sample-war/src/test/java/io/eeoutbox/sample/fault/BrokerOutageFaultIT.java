@@ -4,8 +4,8 @@ import io.eeoutbox.sample.fault.harness.FaultSession;
 import io.eeoutbox.sample.fault.harness.LoadClients;
 import io.eeoutbox.sample.fault.harness.Metrics;
 import io.eeoutbox.sample.fault.harness.OutboxDb;
-import io.eeoutbox.sample.fault.harness.Sanity;
 import io.eeoutbox.sample.fault.harness.Verdict;
+import io.eeoutbox.sample.fault.harness.FaultScenario;
 import io.eeoutbox.sample.fault.harness.FaultServer;
 import io.eeoutbox.sample.fault.harness.WildFlyManagement;
 import java.net.URI;
@@ -19,10 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Scenario 2, a broker outage: WildFly's embedded Artemis stops accepting connections (its in-VM
@@ -34,9 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * (ee-outbox does not count an unreachable broker as an attempt), and the backlog must drain by itself
  * when the acceptor is started again.
  */
-@Tag("fault")
-@ExtendWith(FaultSession.Extension.class)
-class BrokerOutageFaultIT {
+class BrokerOutageFaultIT extends FaultScenario {
 
     private static final int NUMBER = 2;
     private static final String NAME = "broker outage";
@@ -45,21 +40,9 @@ class BrokerOutageFaultIT {
     private static final String[] SERVER = {"subsystem", "messaging-activemq", "server", "default"};
     private static final String[] ACCEPTOR = {"subsystem", "messaging-activemq", "server", "default", "in-vm-acceptor", "in-vm"};
 
-    @AfterAll
-    static void stopServers(FaultSession session) {
-        session.stopServers();
-    }
-
     @Test
-    void theOutboxHoldsEverythingThroughTheOutageAndDrainsAfter(FaultSession session) throws Exception {
-        Verdict v = new Verdict(NUMBER, NAME);
-        String servers = "WildFly";
-        try {
-            servers = run(session, v);
-        } catch (Exception | AssertionError e) {
-            throw v.abort(session, servers, e);
-        }
-        v.finish(session, servers);
+    void theOutboxHoldsEverythingThroughTheOutageAndDrainsAfter(FaultSession session) {
+        judge(session, new Verdict(NUMBER, NAME), "WildFly", v -> run(session, v));
     }
 
     private static String run(FaultSession session, Verdict v) throws Exception {
@@ -75,9 +58,7 @@ class BrokerOutageFaultIT {
             relayProperties.put("outbox.relay.batch-size", batchSize);
         }
         FaultServer server = session.wildfly("wildfly-s2", session.observedWar("observed", List.of()), url, relayProperties);
-        server.start();
-        v.figures().put("start", server.lastStartDuration())
-                .put("first_order_end_to_end", Sanity.orderFlows(server, "s2-sanity"))
+        startAndCheck(server, v, "s2-sanity")
                 .put("max_attempts", MAX_ATTEMPTS)
                 .put("batch_size", batchSize.isEmpty() ? "default" : batchSize);
         URI metrics = URI.create("http://127.0.0.1:" + server.managementPort() + "/prometheus");

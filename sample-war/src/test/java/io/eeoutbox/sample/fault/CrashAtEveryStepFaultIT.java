@@ -1,12 +1,11 @@
 package io.eeoutbox.sample.fault;
 
+import io.eeoutbox.sample.fault.harness.FaultScenario;
 import io.eeoutbox.sample.fault.harness.FaultServer;
 import io.eeoutbox.sample.fault.harness.Figures;
 import io.eeoutbox.sample.fault.harness.FaultSession;
-import io.eeoutbox.sample.fault.harness.FaultSettings;
 import io.eeoutbox.sample.fault.harness.LoadClients;
 import io.eeoutbox.sample.fault.harness.OutboxDb;
-import io.eeoutbox.sample.fault.harness.Sanity;
 import io.eeoutbox.sample.fault.harness.Verdict;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -17,9 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -32,9 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * one event, applied by the consumer exactly once, within 60 s of the server answering again, and the server
  * holds and logged no heuristic outcome. On WildFly and on Open Liberty.
  */
-@Tag("fault")
-@ExtendWith(FaultSession.Extension.class)
-class CrashAtEveryStepFaultIT {
+class CrashAtEveryStepFaultIT extends FaultScenario {
 
     private static final int NUMBER = 7;
     private static final String NAME = "crash at every step";
@@ -53,26 +47,10 @@ class CrashAtEveryStepFaultIT {
 
     enum Step { RELAY_PUBLISH_AND_COMPLETE, CONSUMER_TRANSACTION }
 
-    @AfterAll
-    static void stopServers(FaultSession session) {
-        session.stopServers();
-    }
-
-    static List<String> servers() {
-        return FaultSettings.crashServerKinds();
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("servers")
-    void everyAcknowledgedOrderIsAppliedOnceWithinAMinuteOfEachRestart(String kind, FaultSession session) throws Exception {
-        Verdict v = new Verdict(NUMBER, NAME);
-        String servers = kind;
-        try {
-            servers = run(kind, session, v);
-        } catch (Exception | AssertionError e) {
-            throw v.abort(session, servers, e);
-        }
-        v.finish(session, servers);
+    @MethodSource("crashServerKinds")
+    void everyAcknowledgedOrderIsAppliedOnceWithinAMinuteOfEachRestart(String kind, FaultSession session) {
+        judge(session, new Verdict(NUMBER, NAME), kind, v -> run(kind, session, v));
     }
 
     private static String run(String kind, FaultSession session, Verdict v) throws Exception {
@@ -89,9 +67,7 @@ class CrashAtEveryStepFaultIT {
 
     private static String crashes(String kind, FaultSession session, Verdict v, OutboxDb db, FaultServer server)
             throws Exception {
-        server.start();
-        v.figures().put("start", server.lastStartDuration())
-                .put("first_order_end_to_end", Sanity.orderFlows(server, "s7-sanity"));
+        startAndCheck(server, v, "s7-sanity");
         Random random = new Random(session.seed() + kind.hashCode());
         int kills = session.size().crashKills;
         List<String> perKill = new ArrayList<>();

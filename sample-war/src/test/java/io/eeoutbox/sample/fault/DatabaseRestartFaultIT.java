@@ -1,8 +1,8 @@
 package io.eeoutbox.sample.fault;
 
+import io.eeoutbox.sample.fault.harness.FaultScenario;
 import io.eeoutbox.sample.fault.harness.FaultServer;
 import io.eeoutbox.sample.fault.harness.FaultSession;
-import io.eeoutbox.sample.fault.harness.FaultSettings;
 import io.eeoutbox.sample.fault.harness.LoadClients;
 import io.eeoutbox.sample.fault.harness.OnePhaseHazards;
 import io.eeoutbox.sample.fault.harness.OutboxDb;
@@ -15,9 +15,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -30,35 +27,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  * deliveries fail while the database is down: the broker must keep redelivering, not give up on them). On WildFly
  * and, when the build provisioned it, Open Liberty.
  */
-@Tag("fault")
-@ExtendWith(FaultSession.Extension.class)
-class DatabaseRestartFaultIT {
+class DatabaseRestartFaultIT extends FaultScenario {
 
     private static final int NUMBER = 3;
     private static final String NAME = "database restart";
     /** A request during the outage must be answered within this (the datasources wait 5 s at most). */
     private static final Duration BOUND = Duration.ofSeconds(20);
 
-    @AfterAll
-    static void stopServers(FaultSession session) {
-        session.stopServers();
-    }
-
-    static List<String> servers() {
-        return FaultSettings.crashServerKinds();
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("servers")
-    void requestsFailFastAndEverythingRecoversByItself(String kind, FaultSession session) throws Exception {
-        Verdict v = new Verdict(NUMBER, NAME);
-        String servers = kind;
-        try {
-            servers = run(kind, session, v);
-        } catch (Exception | AssertionError e) {
-            throw v.abort(session, servers, e);
-        }
-        v.finish(session, servers);
+    @MethodSource("crashServerKinds")
+    void requestsFailFastAndEverythingRecoversByItself(String kind, FaultSession session) {
+        judge(session, new Verdict(NUMBER, NAME), kind, v -> run(kind, session, v));
     }
 
     private static String run(String kind, FaultSession session, Verdict v) throws Exception {
@@ -75,9 +54,7 @@ class DatabaseRestartFaultIT {
 
     private static String restart(String kind, FaultSession session, Verdict v, OutboxDb db, FaultServer server)
             throws Exception {
-        server.start();
-        v.figures().put("start", server.lastStartDuration())
-                .put("first_order_end_to_end", Sanity.orderFlows(server, "s3-sanity"));
+        startAndCheck(server, v, "s3-sanity");
         int listenerBefore = listener(db);
         v.check(listenerBefore > 0, "the relay has no LISTEN connection before the outage");
 

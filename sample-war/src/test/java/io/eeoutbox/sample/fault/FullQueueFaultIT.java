@@ -1,10 +1,10 @@
 package io.eeoutbox.sample.fault;
 
+import io.eeoutbox.sample.fault.harness.FaultScenario;
 import io.eeoutbox.sample.fault.harness.FaultServer;
 import io.eeoutbox.sample.fault.harness.FaultSession;
 import io.eeoutbox.sample.fault.harness.LoadClients;
 import io.eeoutbox.sample.fault.harness.OutboxDb;
-import io.eeoutbox.sample.fault.harness.Sanity;
 import io.eeoutbox.sample.fault.harness.Verdict;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -12,11 +12,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Scenario 8, a full queue (issue 29 (a)): the sample's queue on WildFly is bounded (100 KB) with Artemis' FAIL
@@ -30,9 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * takes the messages past its bound; the scenario checks that nothing is lost or dead-lettered then either (the send
  * bound for a factory with a window is tested in-process: FullDestinationIT).
  */
-@Tag("fault")
-@ExtendWith(FaultSession.Extension.class)
-class FullQueueFaultIT {
+class FullQueueFaultIT extends FaultScenario {
 
     private static final int NUMBER = 8;
     private static final String NAME = "full queue";
@@ -42,23 +37,10 @@ class FullQueueFaultIT {
     private static final String[] CONSUMER = {"deployment", "orders.war", "subsystem", "ejb3",
         "message-driven-bean", "OrderEventConsumer"};
 
-    @AfterAll
-    static void stopServers(FaultSession session) {
-        session.stopServers();
-    }
-
     @ParameterizedTest(name = "address-full-policy={0}")
     @ValueSource(strings = {"FAIL", "BLOCK"})
-    void aQueueFullWhileItsConsumerIsDownMakesNoDeadLetterAndDrainsAfter(String policy, FaultSession session)
-            throws Exception {
-        Verdict v = new Verdict(NUMBER, NAME + " (" + policy + ")");
-        String servers = "WildFly";
-        try {
-            servers = run(session, v, policy);
-        } catch (Exception | AssertionError e) {
-            throw v.abort(session, servers, e);
-        }
-        v.finish(session, servers);
+    void aQueueFullWhileItsConsumerIsDownMakesNoDeadLetterAndDrainsAfter(String policy, FaultSession session) {
+        judge(session, new Verdict(NUMBER, NAME + " (" + policy + ")"), "WildFly", v -> run(session, v, policy));
         session.stopServers(); // one WildFly at a time: the next policy starts its own
     }
 
@@ -68,9 +50,7 @@ class FullQueueFaultIT {
         db.createHookTables();
         FaultServer server = session.wildfly("wildfly-s8-" + policy.toLowerCase(java.util.Locale.ROOT), session.observedWar("observed", List.of()), url,
                 Map.of("outbox.relay.max-attempts", String.valueOf(MAX_ATTEMPTS)));
-        server.start();
-        v.figures().put("start", server.lastStartDuration())
-                .put("first_order_end_to_end", Sanity.orderFlows(server, "s8-sanity"))
+        startAndCheck(server, v, "s8-sanity")
                 .put("max_attempts", MAX_ATTEMPTS).put("address_full_policy", policy);
         server.management().run("write-attribute", Map.of("name", "max-size-bytes", "value", "102400"), ADDRESS_SETTING);
         server.management().run("write-attribute", Map.of("name", "address-full-policy", "value", policy), ADDRESS_SETTING);

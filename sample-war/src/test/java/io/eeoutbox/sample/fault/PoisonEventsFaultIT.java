@@ -1,12 +1,12 @@
 package io.eeoutbox.sample.fault;
 
+import io.eeoutbox.sample.fault.harness.FaultScenario;
 import io.eeoutbox.sample.fault.harness.FaultServer;
 import io.eeoutbox.sample.fault.harness.FaultSession;
 import io.eeoutbox.sample.fault.harness.LoadClients;
 import io.eeoutbox.sample.fault.harness.OrdersApi;
 import io.eeoutbox.sample.fault.harness.OutboxDb;
 import io.eeoutbox.sample.fault.harness.RelayJmx;
-import io.eeoutbox.sample.fault.harness.Sanity;
 import io.eeoutbox.sample.fault.harness.Verdict;
 import io.eeoutbox.sample.fault.hook.RejectingPublisher;
 import java.sql.Connection;
@@ -16,10 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Scenario 4, poison events: every {@code order.status-changed} event fails to publish (the suite's
@@ -30,30 +27,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * WildFly's management API) an operator's retry (the relay MBean's {@code retryDeadLetters}, over
  * remote JMX) must publish them all.
  */
-@Tag("fault")
-@ExtendWith(FaultSession.Extension.class)
-class PoisonEventsFaultIT {
+class PoisonEventsFaultIT extends FaultScenario {
 
     private static final int NUMBER = 4;
     private static final String NAME = "poison events";
     private static final int MAX_ATTEMPTS = 3;
     private static final String POISON = OutboxDb.ORDER_STATUS_CHANGED;
 
-    @AfterAll
-    static void stopServers(FaultSession session) {
-        session.stopServers();
-    }
-
     @Test
-    void poisonBecomesDeadLettersAndIsPublishedAfterTheFix(FaultSession session) throws Exception {
-        Verdict v = new Verdict(NUMBER, NAME);
-        String servers = "WildFly";
-        try {
-            servers = run(session, v);
-        } catch (Exception | AssertionError e) {
-            throw v.abort(session, servers, e);
-        }
-        v.finish(session, servers);
+    void poisonBecomesDeadLettersAndIsPublishedAfterTheFix(FaultSession session) {
+        judge(session, new Verdict(NUMBER, NAME), "WildFly", v -> run(session, v));
     }
 
     private static String run(FaultSession session, Verdict v) throws Exception {
@@ -64,9 +47,7 @@ class PoisonEventsFaultIT {
                 url, Map.of("outbox.relay.max-attempts", String.valueOf(MAX_ATTEMPTS),
                         "outbox.relay.backoff.initial", "PT0.2S", "outbox.relay.backoff.max", "PT1S",
                         RejectingPublisher.PROPERTY, POISON));
-        server.start();
-        v.figures().put("start", server.lastStartDuration())
-                .put("first_order_end_to_end", Sanity.orderFlows(server, "s4-sanity"))
+        startAndCheck(server, v, "s4-sanity")
                 .put("max_attempts", MAX_ATTEMPTS);
 
         int good = session.size().poisonGoodOrders;

@@ -4,8 +4,8 @@ import io.eeoutbox.sample.fault.harness.FaultSession;
 import io.eeoutbox.sample.fault.harness.LoadClients;
 import io.eeoutbox.sample.fault.harness.OrdersApi;
 import io.eeoutbox.sample.fault.harness.OutboxDb;
-import io.eeoutbox.sample.fault.harness.Sanity;
 import io.eeoutbox.sample.fault.harness.Verdict;
+import io.eeoutbox.sample.fault.harness.FaultScenario;
 import io.eeoutbox.sample.fault.harness.FaultServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -14,11 +14,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Scenario 1, the server killed mid-load: while several HTTP clients create orders, the server's JVM
@@ -29,35 +26,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * every event; the duplicates that reached the consumer (absorbed by its inbox) and the drain time
  * after the restart are printed.
  */
-@Tag("fault")
-@ExtendWith(FaultSession.Extension.class)
-class ServerKillFaultIT {
+class ServerKillFaultIT extends FaultScenario {
 
     private static final int NUMBER = 1;
     private static final String NAME = "server killed mid-load";
     /** Rows leased by the killed relay wait this long before the restarted relay claims them again. */
     private static final String LEASE = "PT30S";
 
-    @AfterAll
-    static void stopServers(FaultSession session) {
-        session.stopServers();
-    }
-
-    static java.util.List<String> servers() {
-        return io.eeoutbox.sample.fault.harness.FaultSettings.crashServerKinds();
-    }
-
     @ParameterizedTest(name = "{0}")
-    @MethodSource("servers")
-    void everyAcknowledgedOrderIsPublishedOnceAndAppliedOnce(String kind, FaultSession session) throws Exception {
-        Verdict v = new Verdict(NUMBER, NAME);
-        String servers = kind;
-        try {
-            servers = run(kind, session, v);
-        } catch (Exception | AssertionError e) {
-            throw v.abort(session, servers, e);
-        }
-        v.finish(session, servers);
+    @MethodSource("crashServerKinds")
+    void everyAcknowledgedOrderIsPublishedOnceAndAppliedOnce(String kind, FaultSession session) {
+        judge(session, new Verdict(NUMBER, NAME), kind, v -> run(kind, session, v));
     }
 
     private static String run(String kind, FaultSession session, Verdict v) throws Exception {
@@ -66,9 +45,7 @@ class ServerKillFaultIT {
         db.createHookTables();
         FaultServer server = session.server(kind, kind + "-s1", session.observedWar("observed", List.of()), url,
                 Map.of("outbox.relay.lease", LEASE));
-        server.start();
-        v.figures().put("start", server.lastStartDuration())
-                .put("first_order_end_to_end", Sanity.orderFlows(server, "s1-sanity"));
+        startAndCheck(server, v, "s1-sanity");
 
         int target = session.size().killOrders;
         Random random = new Random(session.seed());

@@ -1,5 +1,6 @@
 package io.eeoutbox.sample.fault;
 
+import io.eeoutbox.sample.fault.harness.FaultScenario;
 import io.eeoutbox.sample.fault.harness.FaultServer;
 import io.eeoutbox.sample.fault.harness.FaultSession;
 import io.eeoutbox.sample.fault.harness.OrdersApi;
@@ -20,10 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Scenario 5, two servers on one outbox: WildFly and Open Liberty (two WildFly instances when the build
@@ -37,30 +35,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * messages its broker held at the kill must be applied within 60 s, every event applied, and neither
  * server may hold or have logged a heuristic outcome (WildFly's log store probed once it is back).
  */
-@Tag("fault")
-@ExtendWith(FaultSession.Extension.class)
-class TwoServersFaultIT {
+class TwoServersFaultIT extends FaultScenario {
 
     private static final int NUMBER = 5;
     private static final String NAME = "two servers, one outbox";
     private static final String LEASE = "PT15S";
     private static final List<String> LIFE = List.of("PAID", "SHIPPED", "DELIVERED");
 
-    @AfterAll
-    static void stopServers(FaultSession session) {
-        session.stopServers();
-    }
-
     @Test
-    void noEventIsPublishedTwiceAndTheSurvivorTakesOver(FaultSession session) throws Exception {
-        Verdict v = new Verdict(NUMBER, NAME);
-        String servers = "WildFly + Open Liberty";
-        try {
-            servers = run(session, v);
-        } catch (Exception | AssertionError e) {
-            throw v.abort(session, servers, e);
-        }
-        v.finish(session, servers);
+    void noEventIsPublishedTwiceAndTheSurvivorTakesOver(FaultSession session) {
+        judge(session, new Verdict(NUMBER, NAME), "WildFly + Open Liberty", v -> run(session, v));
     }
 
     private static String run(FaultSession session, Verdict v) throws Exception {

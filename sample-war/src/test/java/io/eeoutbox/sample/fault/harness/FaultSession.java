@@ -21,9 +21,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * the end of the run whatever happened), the random seed, and the figures table, printed when the
  * last scenario is done.
  *
- * <p>Registered as a JUnit extension ({@code @ExtendWith(FaultSession.Extension.class)}): it lives in
- * the root context's store, which JUnit closes after all test classes, and a scenario's
- * {@code @BeforeAll}/{@code @Test} methods take it as a parameter.
+ * <p>Registered as a JUnit extension ({@code @ExtendWith(FaultSession.Extension.class)} on
+ * {@link FaultScenario}, which every scenario extends): it lives in the root context's store, which
+ * JUnit closes after all test classes, and a scenario's {@code @BeforeAll}/{@code @Test} methods take
+ * it as a parameter.
  */
 public final class FaultSession implements ExtensionContext.Store.CloseableResource {
 
@@ -178,7 +179,7 @@ public final class FaultSession implements ExtensionContext.Store.CloseableResou
                 List.of(io.eeoutbox.sample.fault.hook.DeliveryLog.class));
     }
 
-    /** Stops every server this session started (a scenario calls it in its {@code @AfterAll}). */
+    /** Stops every server this session started ({@link FaultScenario} calls it after each scenario class). */
     public synchronized void stopServers() {
         for (FaultServer s : servers) {
             try {

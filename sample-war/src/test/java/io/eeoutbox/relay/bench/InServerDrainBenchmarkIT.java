@@ -87,9 +87,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Tag("in-server")
 @Tag("wildfly-only")
 @ExtendWith(ArquillianExtension.class)
-@JMSDestinationDefinition(name = InServerDrainBenchmarkTest.QUEUE, interfaceName = "jakarta.jms.Queue",
+@JMSDestinationDefinition(name = InServerDrainBenchmarkIT.QUEUE, interfaceName = "jakarta.jms.Queue",
         destinationName = "eeOutboxBenchmark")
-class InServerDrainBenchmarkTest {
+class InServerDrainBenchmarkIT {
 
     static final String QUEUE = "java:app/jms/eeOutboxBenchmark";
     private static final String AGGREGATE_TYPE = "benchmark";
@@ -100,7 +100,7 @@ class InServerDrainBenchmarkTest {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.orders(Deployments.NAME).addClasses(InServerDrainBenchmarkTest.class, Size.class,
+        return Deployments.orders(Deployments.NAME).addClasses(InServerDrainBenchmarkIT.class, Size.class,
                 Drain.class, ReferenceRelay.class, OneByOneJmsPublisher.class, TrackingPublisher.class,
                 PublishLog.class, Backlog.class, Results.class, Await.class,
                 // the baseline's statements: sql/test-queries, generated into outbox-jpa's test code

@@ -52,7 +52,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @Tag("in-server")
 @ExtendWith(ArquillianExtension.class)
-class OrdersInServerTest {
+class OrdersInServerIT {
 
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 

@@ -53,9 +53,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Tag("in-server")
 @Tag("wildfly-only")
 @ExtendWith(ArquillianExtension.class)
-@JMSDestinationDefinition(name = TinyBatchRaceTest.QUEUE, interfaceName = "jakarta.jms.Queue",
+@JMSDestinationDefinition(name = TinyBatchRaceIT.QUEUE, interfaceName = "jakarta.jms.Queue",
         destinationName = "eeOutboxTinyBatchRace")
-class TinyBatchRaceTest {
+class TinyBatchRaceIT {
 
     static final String QUEUE = "java:app/jms/eeOutboxTinyBatchRace";
     private static final int SENDERS = 4;
@@ -63,7 +63,7 @@ class TinyBatchRaceTest {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.orders(Deployments.NAME).addClasses(TinyBatchRaceTest.class, BrokerControl.class,
+        return Deployments.orders(Deployments.NAME).addClasses(TinyBatchRaceIT.class, BrokerControl.class,
                 io.eeoutbox.sample.it.Await.class);
     }
 

@@ -52,9 +52,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Tag("in-server")
 @Tag("wildfly-only")
 @ExtendWith(ArquillianExtension.class)
-@JMSDestinationDefinition(name = BrokerCutWindowTest.QUEUE, interfaceName = "jakarta.jms.Queue",
+@JMSDestinationDefinition(name = BrokerCutWindowIT.QUEUE, interfaceName = "jakarta.jms.Queue",
         destinationName = "eeOutboxCutWindow")
-class BrokerCutWindowTest {
+class BrokerCutWindowIT {
 
     static final String QUEUE = "java:app/jms/eeOutboxCutWindow";
     /** Batch sizes tried in turn: the relay's default and the size at which the fault suite first lost an event. */
@@ -63,7 +63,7 @@ class BrokerCutWindowTest {
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.orders(Deployments.NAME).addClasses(BrokerCutWindowTest.class, BrokerControl.class,
+        return Deployments.orders(Deployments.NAME).addClasses(BrokerCutWindowIT.class, BrokerControl.class,
                 io.eeoutbox.sample.it.Await.class);
     }
 

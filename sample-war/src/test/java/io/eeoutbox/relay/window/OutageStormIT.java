@@ -43,13 +43,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Tag("in-server")
 @Tag("wildfly-only")
 @ExtendWith(ArquillianExtension.class)
-class OutageStormTest {
+class OutageStormIT {
 
     private static final int OUTAGES = Integer.getInteger("storm.outages", 15);
 
     @Deployment
     static WebArchive deployment() {
-        return Deployments.orders(Deployments.NAME).addClasses(OutageStormTest.class, BrokerControl.class, Await.class);
+        return Deployments.orders(Deployments.NAME).addClasses(OutageStormIT.class, BrokerControl.class, Await.class);
     }
 
     @EJB
