@@ -1,10 +1,5 @@
 package io.eeoutbox.sample.demo;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Array;
@@ -14,6 +9,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import io.eeoutbox.relay.kafka.EmbeddedKafka;
+import org.apache.kafka.server.metrics.KafkaYammerMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -48,9 +44,9 @@ public final class Demo {
     /** The sample's {@code outbox.relay.kafka.topic}, passed to the server too so that the two cannot differ. */
     static final String KAFKA_TOPIC = "order-events";
 
+    private static final String PGJDBC_CLEANER_TTL = "pgjdbc.config.cleanup.thread.ttl";
     private static final Pattern ID = Pattern.compile("\"id\"\\s*:\\s*\"([0-9a-f-]{36})\"");
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private DemoDatabase database;
     private DemoServer server;
     private EmbeddedKafka kafka;
@@ -64,7 +60,20 @@ public final class Demo {
      */
     public static void main(String[] args) throws Exception {
         String oneShotSetting = System.getenv("DEMO_ONESHOT");
-        boolean oneShot = "1".equals(oneShotSetting) || "true".equalsIgnoreCase(oneShotSetting);
+        run("1".equals(oneShotSetting) || "true".equalsIgnoreCase(oneShotSetting));
+    }
+
+    /**
+     * The demo, until Ctrl+C or, {@code oneShot}, until the 100 orders went through. Everything it started (the
+     * server, the broker, the database and their threads in this JVM) has stopped when it returns, so that exec:java
+     * finds no thread of the demo left (DemoStopIT holds it to that).
+     */
+    static void run(boolean oneShot) throws Exception {
+        // The PostgreSQL driver's cleaner thread (one per JVM, started by the first connection) ends by itself once
+        // nothing is left to clean and it has idled this long (default 30 s): the demo closes every connection.
+        if (System.getProperty(PGJDBC_CLEANER_TTL) == null) {
+            System.setProperty(PGJDBC_CLEANER_TTL, "500");
+        }
         Demo demo = new Demo();
         Thread hook = new Thread(() -> {
             demo.stopRequested = true;
@@ -191,13 +200,10 @@ public final class Demo {
         List<UUID> ids = new ArrayList<>();
         for (int i = 1; i <= ORDERS; i++) {
             String body = "{\"customerId\":\"demo-" + i + "\",\"total\":" + i + ".50}";
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/api/orders"))
-                    .timeout(Duration.ofSeconds(30))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            DemoHttp.Answer r = DemoHttp.postJson(server.baseUrl() + "/api/orders", body, Duration.ofSeconds(30));
             Matcher id = ID.matcher(r.body());
-            if (r.statusCode() != 201 || !id.find()) {
-                throw new IllegalStateException("demo: FAILED: order " + i + " was refused: HTTP " + r.statusCode() + " "
+            if (r.status() != 201 || !id.find()) {
+                throw new IllegalStateException("demo: FAILED: order " + i + " was refused: HTTP " + r.status() + " "
                         + r.body());
             }
             ids.add(UUID.fromString(id.group(1)));
@@ -246,11 +252,6 @@ public final class Demo {
         }
     }
 
-    private HttpResponse<String> get(String url) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
     /** Stops the server, then the Kafka broker and the embedded database; safe to call more than once (Ctrl+C runs it as a hook). */
     private synchronized void shutdown() {
         if (server != null) {
@@ -263,6 +264,9 @@ public final class Demo {
             say("stopping the embedded Kafka broker");
             kafka.close();
             kafka = null;
+            // The broker's meters tick on two threads of Yammer's JVM-wide registry, which the broker never stops
+            // and which ignore interruption. A broker started later in this JVM gets new ones.
+            KafkaYammerMetrics.defaultRegistry().shutdown();
         }
         if (database != null && database.isEmbedded()) {
             say("stopping the embedded PostgreSQL");

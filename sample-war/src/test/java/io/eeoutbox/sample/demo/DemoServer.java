@@ -4,10 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -237,8 +233,7 @@ public abstract class DemoServer implements AutoCloseable {
      * @throws IllegalStateException when the server exits, the deployment fails, or {@code patience} runs out
      */
     public void awaitDeployed(Duration patience) throws IOException, InterruptedException {
-        URI probe = URI.create(baseUrl() + "/api/orders/" + new UUID(0, 0));
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        String probe = baseUrl() + "/api/orders/" + new UUID(0, 0);
         long deadline = System.nanoTime() + patience.toNanos();
         while (true) {
             if (!isAlive()) {
@@ -248,9 +243,8 @@ public abstract class DemoServer implements AutoCloseable {
                 throw new IllegalStateException("the sample failed to deploy on " + name() + "; see " + logFile());
             }
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(probe).timeout(Duration.ofSeconds(10)).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 404 && r.body().contains("\"not_found\"")) {
+                DemoHttp.Answer r = DemoHttp.get(probe, Duration.ofSeconds(10));
+                if (r.status() == 404 && r.body().contains("\"not_found\"")) {
                     return;
                 }
             } catch (IOException notYet) {

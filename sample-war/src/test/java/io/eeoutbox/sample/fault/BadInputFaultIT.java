@@ -10,6 +10,10 @@ import io.eeoutbox.sample.fault.harness.OrdersApi;
 import io.eeoutbox.sample.fault.harness.OutboxDb;
 import io.eeoutbox.sample.fault.harness.Sanity;
 import io.eeoutbox.sample.fault.harness.Verdict;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import java.io.StringReader;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -28,8 +32,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * JSON and UTF-8, wrong types, missing, blank and oversized fields, huge bodies, deep nesting, SQL
  * where an id, a number or a status belongs, unknown and malformed ids, wrong media types and methods)
  * against the sample as it ships (on WildFly; Open Liberty too in a soak or with {@code -Dfault.servers}), one at a time. Each must be answered with a 4xx within the request
- * timeout (a body over the server's size limit may instead be refused by closing the connection), the
- * server must stay healthy throughout, and no request may write a row in any table.
+ * timeout, with the sample's JSON error ({@code error}, {@code message}), and with exactly the status, error and field
+ * the contract names where it names them (413 for the 12 MiB body, 415 for a wrong media type, {@code customerId} for
+ * an unpaired surrogate); a malformed URI, which the server refuses before the application, with any 4xx; another
+ * body over the server's size limit may instead be refused by closing the connection. The server must stay healthy throughout, and no request may write a row in any table.
  */
 class BadInputFaultIT extends FaultScenario {
 
@@ -62,6 +68,7 @@ class BadInputFaultIT extends FaultScenario {
                 .generate(session.size().badRequests);
         Map<String, Long> answers = new TreeMap<>();
         Map<String, Long> badByCategory = new TreeMap<>();
+        Map<String, Long> notJsonByCategory = new TreeMap<>();
         List<String> examples = new ArrayList<>();
         List<String> details = new ArrayList<>();
         long wrote = 0;
@@ -76,8 +83,13 @@ class BadInputFaultIT extends FaultScenario {
                 String answerKind = reply.isTransportFailure() ? "no-answer:" + reply.failure() : String.valueOf(reply.status());
                 answers.merge(answerKind, 1L, Long::sum);
                 boolean refusedHuge = reply.isTransportFailure() && r.body() != null && r.body().length > HUGE
-                        && !"timeout".equals(reply.failure());
-                boolean ok = (reply.status() >= 400 && reply.status() < 500) || refusedHuge;
+                        && !"timeout".equals(reply.failure()) && r.expected() == null;
+                String shape = reply.status() >= 400 && reply.status() < 500 && !r.category().equals(BadRequests.MALFORMED_URI)
+                        ? errorShapeProblem(reply, r.expected()) : null;
+                if (shape != null) {
+                    notJsonByCategory.merge(r.category(), 1L, Long::sum);
+                }
+                boolean ok = (reply.status() >= 400 && reply.status() < 500 && shape == null) || refusedHuge;
                 Map<String, Long> after = db.rowCounts(c);
                 boolean changed = !after.equals(before);
                 if (changed) {
@@ -86,7 +98,8 @@ class BadInputFaultIT extends FaultScenario {
                 if (!ok || changed) {
                     badByCategory.merge(r.category(), 1L, Long::sum);
                     String line = (changed ? "WROTE " + diff(before, after) + " " : "") + reply.status()
-                            + (reply.failure() == null ? "" : " " + reply.failure()) + " for " + abbreviate(r.toString());
+                            + (reply.failure() == null ? "" : " " + reply.failure()) + (shape == null ? "" : " (" + shape + ")")
+                            + " for " + abbreviate(r.toString());
                     details.add(line);
                     if (examples.size() < 6) {
                         examples.add(line);
@@ -111,16 +124,42 @@ class BadInputFaultIT extends FaultScenario {
         long bad = badByCategory.values().stream().mapToLong(Long::longValue).sum();
         v.figures().put("tried", requests.size()).put("answered_4xx", fourxx).put("answers", answers)
                 .put("wrote_anything", wrote).put("not_refused", bad).put("not_refused_by_category", badByCategory)
+                .put("4xx_without_the_json_error_by_category", notJsonByCategory)
                 .put("slowest", Duration.ofNanos(slowest)).put("health_checks_failed", unhealthy)
                 .put("server_log_errors", errorsLogged).put("order_after_end_to_end", after);
         v.check(requests.size() >= 1000, "only " + requests.size() + " requests generated")
                 .expect("requests that wrote a row", 0, wrote)
-                .expect("requests not refused with a 4xx (" + String.join(" | ", examples) + ")", 0, bad)
+                .expect("requests not refused with a 4xx and the JSON error (" + String.join(" | ", examples) + ")", 0, bad)
                 .expect("failed health checks between the requests", 0, unhealthy)
                 .check(server.isAlive(), "the server died");
         v.figures().put("refused_by_closing_connection", refusedHuge);
         v.noHeuristics(server);
         return server.product();
+    }
+
+    /**
+     * What is wrong with a 4xx answer's body: not the sample's JSON error ({@code error} and {@code message}), or not
+     * the status, error and field {@code expected} names; null when it is right.
+     */
+    static String errorShapeProblem(OrdersApi.Reply reply, BadRequests.Expected expected) {
+        JsonObject error;
+        try {
+            error = Json.createReader(new StringReader(reply.body() == null ? "" : reply.body())).readObject();
+        } catch (RuntimeException e) {
+            return "not the JSON error: " + abbreviate(String.valueOf(reply.body()));
+        }
+        if (!(error.get("error") instanceof JsonString) || !(error.get("message") instanceof JsonString)) {
+            return "no error or message in " + abbreviate(reply.body());
+        }
+        if (expected == null) {
+            return null;
+        }
+        String field = error.get("field") instanceof JsonString f ? f.getString() : null;
+        if (reply.status() != expected.status() || !expected.error().equals(error.getString("error"))
+                || !java.util.Objects.equals(expected.field(), field)) {
+            return "expected " + expected.status() + " " + expected.error() + " naming " + expected.field();
+        }
+        return null;
     }
 
     /** Waits until the row counts have not changed for a second (at most 30 s); returns them. */

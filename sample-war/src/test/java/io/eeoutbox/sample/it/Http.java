@@ -1,10 +1,12 @@
 package io.eeoutbox.sample.it;
 
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -34,6 +36,29 @@ final class Http {
             request.headers(headers);
         }
         return client.send(request.POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** POSTs {@code body} as {@code contentType}. */
+    HttpResponse<String> postAs(String contentType, String path, String body) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** POSTs {@code json} without a Content-Length (chunked), as a client that streams its body does. */
+    HttpResponse<String> postChunked(String path, String json) throws Exception {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        HttpRequest.BodyPublisher unknownLength = HttpRequest.BodyPublishers.ofInputStream(
+                () -> new ByteArrayInputStream(bytes));
+        return client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").POST(unknownLength).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Sends {@code json} with {@code method}. */
+    HttpResponse<String> send(String method, String path, String json) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

@@ -103,6 +103,8 @@ class OrdersHttpIT {
         "{\"total\":12.50}                                | customerId",
         "{\"customerId\":\"   \",\"total\":12.50}         | customerId",
         "{\"customerId\":42,\"total\":12.50}              | customerId",
+        "{\"customerId\":\"\\ud800\",\"total\":12.50}     | customerId",
+        "{\"customerId\":\"c-\\udc00\",\"total\":12.50}   | customerId",
         "{\"customerId\":\"c-1\"}                         | total",
         "{\"customerId\":\"c-1\",\"total\":-0.01}         | total",
         "{\"customerId\":\"c-1\",\"total\":\"abc\"}       | total",
@@ -121,6 +123,35 @@ class OrdersHttpIT {
 
         assertEquals(orders, count("SELECT count(*) FROM orders"), "no order written");
         assertEquals(events, count("SELECT count(*) FROM outbox_events"), "no event written");
+    }
+
+    @Test
+    void aBodyOverTheLimitIs413WithTheJsonErrorAndWritesNothing() throws Exception {
+        long orders = count("SELECT count(*) FROM orders");
+        String twelveMiB = "{\"customerId\":\"c-1\",\"total\":1,\"note\":\"" + "n".repeat(12 * 1024 * 1024) + "\"}";
+
+        assertError(new Http(base).post("api/orders", twelveMiB), 413, "too_large", "body");
+        // the same without a declared length (chunked): cut at the limit while it is read
+        assertError(new Http(base).postChunked("api/orders", twelveMiB), 413, "too_large", "body");
+
+        assertEquals(orders, count("SELECT count(*) FROM orders"), "no order written");
+    }
+
+    @Test
+    void whatTheResourcesDoNotTakeGetsTheJsonError() throws Exception {
+        Http http = new Http(base);
+        String valid = "{\"customerId\":\"c-1\",\"total\":1}";
+        long orders = count("SELECT count(*) FROM orders");
+
+        for (String type : new String[] {"text/plain", "application/xml", "application/x-www-form-urlencoded"}) {
+            assertError(http.postAs(type, "api/orders", valid), 415, "unsupported_media_type", null);
+        }
+        HttpResponse<String> put = http.send("PUT", "api/orders", valid);
+        assertError(put, 405, "method_not_allowed", null);
+        assertTrue(put.headers().firstValue("Allow").orElse("").contains("POST"), put.headers().toString());
+        assertError(http.get("api/no-such-resource"), 404, "not_found", null);
+
+        assertEquals(orders, count("SELECT count(*) FROM orders"), "no order written");
     }
 
     @Test

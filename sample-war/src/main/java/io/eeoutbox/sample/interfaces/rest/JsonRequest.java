@@ -16,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.NoSuchElementException;
 
 /**
@@ -43,7 +44,7 @@ public final class JsonRequest {
             throw new UncheckedIOException(e);
         }
         if (bytes.length > MAX_BODY_BYTES) {
-            throw new InvalidRequestException("body", "is larger than " + MAX_BODY_BYTES + " bytes");
+            throw tooLarge(-1);
         }
         String text;
         try {
@@ -81,6 +82,12 @@ public final class JsonRequest {
         }
     }
 
+    /** 413 for a body of {@code length} bytes (-1: unknown, more than the limit). */
+    static InvalidRequestException tooLarge(long length) {
+        return InvalidRequestException.tooLarge("body", "is larger than the " + MAX_BODY_BYTES + " bytes the API reads"
+                + (length < 0 ? "" : " (" + length + " bytes)"));
+    }
+
     /** The deepest nesting of arrays and objects in {@code text}, brackets inside strings excluded. */
     static int depth(String text) {
         int depth = 0;
@@ -112,9 +119,30 @@ public final class JsonRequest {
             return null;
         }
         if (value instanceof JsonString s) {
-            return s.getString();
+            String text = s.getString();
+            int at = unpairedSurrogate(text);
+            if (at >= 0) {
+                // a lone escaped surrogate decodes to half a character: no UTF-8 column or payload can hold it
+                throw new InvalidRequestException(field, "contains an unpaired surrogate (\\u"
+                        + Integer.toHexString(text.charAt(at)).toUpperCase(Locale.ROOT) + " at index " + at
+                        + "): not Unicode text");
+            }
+            return text;
         }
         throw new InvalidRequestException(field, "must be a string, not " + value.getValueType());
+    }
+
+    /** The index of the first surrogate in {@code text} that is not half of a pair, or -1. */
+    static int unpairedSurrogate(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** A number field; absent or null gives null. A string, even "12.50", is not a number. */

@@ -21,14 +21,26 @@ import java.util.UUID;
  */
 public final class BadRequests {
 
-    /** One request: what it is, how it is sent. {@code body} null: no body. */
+    /**
+     * One request: what it is, how it is sent. {@code body} null: no body. {@code expected}: the exact answer the
+     * sample's contract names for it, or null where any 4xx with the JSON error will do.
+     */
     public record BadRequest(String category, String method, String path, String contentType, byte[] body,
-                             String description) {
+                             String description, Expected expected) {
 
         public BadRequest {
             Objects.requireNonNull(category);
             Objects.requireNonNull(method);
             Objects.requireNonNull(path);
+        }
+
+        public BadRequest(String category, String method, String path, String contentType, byte[] body,
+                          String description) {
+            this(category, method, path, contentType, body, description, null);
+        }
+
+        BadRequest expecting(int status, String error, String field) {
+            return new BadRequest(category, method, path, contentType, body, description, new Expected(status, error, field));
         }
 
         @Override
@@ -41,11 +53,17 @@ public final class BadRequests {
         }
     }
 
+    /** The answer's status and JSON error ({@code {"error":...,"field":...}}; {@code field} null: none named). */
+    public record Expected(int status, String error, String field) {
+    }
+
     /** What the sample accepts, as far as the generator needs it. */
     public record Contract(int customerIdMaxLength, List<String> statuses, String existingOrderId) {
     }
 
     static final String JSON = "application/json";
+    /** The category of requests the server refuses before the application: any 4xx, in the server's own format. */
+    public static final String MALFORMED_URI = "malformed-uri";
     private static final String ORDERS = "api/orders";
     private static final List<String> SQL = List.of(
             "' OR '1'='1", "1; DROP TABLE orders; --", "'); DELETE FROM outbox_events; --",
@@ -104,6 +122,11 @@ public final class BadRequests {
                 "{\"customer\":\"c-1\",\"amount\":1}", "{\"CUSTOMERID\":\"c-1\",\"TOTAL\":1}")) {
             out.add(create("missing", body, "a required field missing, null or blank"));
         }
+        // a customer id that is half a character: a lone UTF-16 surrogate, escaped (valid JSON, not Unicode text)
+        for (String lone : List.of("\\ud800", "c-\\udfff", "\\udc00\\ud83d", "c-\\ud83d")) {
+            out.add(create("surrogate", "{\"customerId\":\"" + lone + "\",\"total\":1}", "an unpaired surrogate")
+                    .expecting(400, "invalid_request", "customerId"));
+        }
         // wrong types
         for (String total : List.of("\"abc\"", "\"\"", "true", "false", "[]", "[1]", "{}", "{\"value\":1}",
                 "\"12,50\"", "\"1e9999x\"")) {
@@ -121,7 +144,8 @@ public final class BadRequests {
         String valid = "{\"customerId\":\"c-1\",\"total\":1}";
         for (String type : List.of("text/plain", "application/xml", "application/x-www-form-urlencoded",
                 "multipart/form-data; boundary=x", "application/octet-stream", "image/png")) {
-            out.add(new BadRequest("media", "POST", ORDERS, type, bytes(valid), "a valid body with the wrong type"));
+            out.add(new BadRequest("media", "POST", ORDERS, type, bytes(valid), "a valid body with the wrong type")
+                    .expecting(415, "unsupported_media_type", null));
         }
         for (String method : List.of("PUT", "DELETE", "PATCH")) {
             out.add(new BadRequest("method", method, ORDERS, JSON, bytes(valid), "a method the resource lacks"));
@@ -151,18 +175,23 @@ public final class BadRequests {
                     bytes("{\"status\":\"" + status + "\"}"), "status change of an unknown order"));
         }
         // ids that are not ids
-        for (String id : List.of("0", "-1", "null", "undefined", "%00", "%2e%2e", "..%2f..%2fetc%2fpasswd",
-                "00000000-0000-0000-0000-000000000000", "zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz",
-                "x".repeat(2_000), "%F0%9F%92%A5", "%C3%28", "%FF%FE")) {
+        for (String id : List.of("0", "-1", "null", "undefined", "00000000-0000-0000-0000-000000000000",
+                "zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz", "x".repeat(2_000), "%F0%9F%92%A5")) {
             out.add(new BadRequest("unknown-id", "GET", ORDERS + "/" + id, null, null, "GET of a malformed or unknown id"));
             out.add(new BadRequest("unknown-id", "GET", "api/projection/" + id, null, null,
                     "projection of a malformed or unknown id"));
+        }
+        // paths the server itself refuses before any application sees them, in its own format (an encoded NUL, dot
+        // segments and slashes, percent-encoded bytes that are not UTF-8)
+        for (String id : List.of("%00", "%2e%2e", "..%2f..%2fetc%2fpasswd", "%C3%28", "%FF%FE")) {
+            out.add(new BadRequest(MALFORMED_URI, "GET", ORDERS + "/" + id, null, null, "GET of a malformed URI"));
+            out.add(new BadRequest(MALFORMED_URI, "GET", "api/projection/" + id, null, null, "projection of a malformed URI"));
         }
         // huge bodies
         out.add(create("huge", "{\"customerId\":\"" + "c".repeat(2 * 1024 * 1024) + "\",\"total\":1}",
                 "a 2 MiB customer id"));
         out.add(create("huge", "{\"customerId\":\"c-1\",\"total\":1,\"padding\":\"" + "p".repeat(12 * 1024 * 1024)
-                + "}", "a 12 MiB unterminated body"));
+                + "}", "a 12 MiB unterminated body").expecting(413, "too_large", "body"));
         out.add(create("huge", " ".repeat(3 * 1024 * 1024) + "{", "3 MiB of whitespace, then nothing valid"));
     }
 

@@ -1,10 +1,13 @@
 package io.eeoutbox.sample.fault.badinput;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.eeoutbox.sample.fault.badinput.BadRequests.BadRequest;
+import jakarta.json.Json;
+import java.io.StringReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -29,7 +32,7 @@ class BadRequestsTest {
         assertTrue(requests.size() >= 1000, "size " + requests.size());
         Set<String> categories = requests.stream().map(BadRequest::category).collect(Collectors.toSet());
         for (String expected : List.of("syntax", "missing", "type", "range", "media", "method", "nesting", "status",
-                "sql", "unknown-id", "huge", "truncated", "utf8", "oversized")) {
+                "sql", "unknown-id", "huge", "truncated", "utf8", "oversized", "surrogate", "malformed-uri")) {
             assertTrue(categories.contains(expected), expected + " missing from " + categories);
         }
     }
@@ -70,6 +73,38 @@ class BadRequestsTest {
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(r.body())), r.toString());
         }
+    }
+
+    @Test
+    void theContractsExactAnswersAreNamed() {
+        List<BadRequest> requests = new BadRequests(11, CONTRACT).generate(1000);
+        List<BadRequest> media = requests.stream().filter(r -> r.category().equals("media")).toList();
+        assertFalse(media.isEmpty());
+        media.forEach(r -> assertEquals(new BadRequests.Expected(415, "unsupported_media_type", null), r.expected(), r.toString()));
+        List<BadRequest> twelveMiB = requests.stream().filter(r -> r.body() != null && r.body().length > 12 * 1024 * 1024)
+                .toList();
+        assertEquals(1, twelveMiB.size());
+        assertEquals(new BadRequests.Expected(413, "too_large", "body"), twelveMiB.get(0).expected());
+        List<BadRequest> surrogates = requests.stream().filter(r -> r.category().equals("surrogate")).toList();
+        assertFalse(surrogates.isEmpty());
+        for (BadRequest r : surrogates) {
+            assertEquals(new BadRequests.Expected(400, "invalid_request", "customerId"), r.expected(), r.toString());
+            // valid JSON whose customerId holds a surrogate that is not half of a pair
+            String customerId = Json.createReader(new StringReader(new String(r.body(), StandardCharsets.UTF_8)))
+                    .readObject().getString("customerId");
+            assertTrue(hasUnpairedSurrogate(customerId), r.toString());
+        }
+    }
+
+    private static boolean hasUnpairedSurrogate(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (Character.isHighSurrogate(s.charAt(i)) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(s.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Test

@@ -28,7 +28,8 @@ import java.util.UUID;
  * GET  /api/orders/{id}                                                 → 200, the order; 404
  * </pre>
  * Invalid input answers 400 with {@code {"error":"invalid_request","field":...,"message":...}} and
- * writes nothing.
+ * writes nothing; a body over 64 KiB answers 413 ({@code too_large}), one not sent as application/json 415
+ * ({@code unsupported_media_type}), in the same shape.
  */
 @Path("orders")
 @RequestScoped
