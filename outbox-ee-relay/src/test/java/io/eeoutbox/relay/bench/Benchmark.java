@@ -42,6 +42,7 @@ public final class Benchmark {
     /** Runs the sections the settings ask for and writes the results; failures of a section are recorded, not thrown. */
     static Results run(BenchSettings settings) throws Exception {
         Results results = new Results();
+        results.expectDelivery(settings.sections());
         long started = System.nanoTime();
         Files.createDirectories(settings.out());
         results.environment("size: " + settings.size() + ", runs per figure: " + settings.runs() + ", backlog: "
