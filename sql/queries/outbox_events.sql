@@ -97,20 +97,7 @@ WHERE id = @id::uuid
   AND processed_at IS NULL
   AND dead_at IS NOT NULL;
 
--- name: RetryOutboxDeadLetters :execrows
--- Makes every dead letter that matches all given filters due again; a NULL filter matches all.
-UPDATE outbox_events
-SET attempts = 0,
-    retry_after = NULL,
-    dead_at = NULL
-WHERE processed_at IS NULL
-  AND dead_at IS NOT NULL
-  AND (sqlc.narg(event_type)::varchar IS NULL OR event_type = sqlc.narg(event_type)::varchar)
-  AND (sqlc.narg(aggregate_type)::varchar IS NULL OR aggregate_type = sqlc.narg(aggregate_type)::varchar)
-  AND (sqlc.narg(created_from)::timestamptz IS NULL OR created_at >= sqlc.narg(created_from)::timestamptz)
-  AND (sqlc.narg(created_to)::timestamptz IS NULL OR created_at < sqlc.narg(created_to)::timestamptz);
-
--- The operator console (io.eeoutbox.relay.console): dead letters by a filter of event type, aggregate
+-- The operations service (MBean, console): dead letters by a filter of event type, aggregate
 -- type, aggregate id, creation time range (from inclusive, to exclusive) and a piece of the last error
 -- (case-insensitive, taken literally: no wildcards); a NULL filter matches all. The three statements
 -- share the filter, so a retry changes exactly the rows the count showed (as of its own statement).
@@ -149,7 +136,8 @@ ORDER BY seq
 LIMIT @max_rows::int;
 
 -- name: RetryOutboxDeadLettersMatching :execrows
--- Makes every dead letter that matches the console's filter due again, with a fresh retry budget.
+-- Makes every dead letter that matches the filter due again, with a fresh retry budget (the store's
+-- retryDeadLetters; the contract test holds the in-memory stores to the same filter).
 UPDATE outbox_events
 SET attempts = 0,
     retry_after = NULL,
@@ -183,6 +171,17 @@ SELECT outbox_delete_processed(sqlc.narg(now)::timestamptz, @retention_ms::bigin
 -- Stranded rows (V9): pending rows whose attempts reached max_attempts but that are no dead letters
 -- (max-attempts was lowered, or relays run with different values) become dead letters; returns how many.
 SELECT outbox_dead_letter_exhausted(@max_attempts::int, sqlc.narg(now)::timestamptz)::int AS dead;
+
+-- name: OutboxOrderedIndexReady :one
+-- Ordered mode's claims need idx_outbox_aggregate_pending (V1; options/unordered-only.sql drops it,
+-- options/ordered-mode.sql creates it again). True when the outbox_events this connection's search_path finds has
+-- that index, valid and ready: a failed CREATE INDEX CONCURRENTLY leaves an invalid one that no claim uses.
+SELECT EXISTS (SELECT 1
+               FROM pg_index i
+               JOIN pg_class c ON c.oid = i.indexrelid
+               WHERE i.indrelid = 'outbox_events'::regclass
+                 AND c.relname = 'idx_outbox_aggregate_pending'
+                 AND i.indisvalid AND i.indisready)::boolean AS ready;
 
 -- name: TryOutboxMaintenanceLock :one
 -- Elects the one relay that runs cleanup: a transaction-scoped advisory lock, released at commit.

@@ -165,8 +165,8 @@ class GeneratorTest {
             assertThat(signature(dao, "outboxStats")).isEqualTo("Optional<OutboxStatsRow> outboxStats()");
             assertThat(signature(dao, "findOutboxEvent")).isEqualTo("Optional<FindOutboxEventRow> findOutboxEvent(UUID)");
             assertThat(signature(dao, "retryOutboxDeadLetter")).isEqualTo("int retryOutboxDeadLetter(UUID)");
-            assertThat(signature(dao, "retryOutboxDeadLetters"))
-                    .isEqualTo("int retryOutboxDeadLetters(RetryOutboxDeadLettersParams)");
+            assertThat(signature(dao, "retryOutboxDeadLettersMatching"))
+                    .isEqualTo("int retryOutboxDeadLettersMatching(RetryOutboxDeadLettersMatchingParams)");
             assertThat(signature(dao, "tryOutboxMaintenanceLock"))
                     .isEqualTo("Optional<Boolean> tryOutboxMaintenanceLock(long)");
             assertThat(signature(dao, "insertOutboxEvent")).isEqualTo("void insertOutboxEvent(InsertOutboxEventParams)");
@@ -220,8 +220,9 @@ class GeneratorTest {
                 .isEqualTo("ReleaseOutboxClaimParams(List<UUID> ids, UUID claimToken)");
         assertThat(components("OutboxStatsRow"))
                 .isEqualTo("OutboxStatsRow(long pending, long dead, Instant oldestPendingCreatedAt)");
-        assertThat(components("RetryOutboxDeadLettersParams")).isEqualTo("RetryOutboxDeadLettersParams("
-                + "String eventType, String aggregateType, Instant createdFrom, Instant createdTo)");
+        assertThat(components("RetryOutboxDeadLettersMatchingParams")).isEqualTo("RetryOutboxDeadLettersMatchingParams("
+                + "String eventType, String aggregateType, String aggregateId, Instant createdFrom, Instant createdTo,"
+                + " String errorText)");
         assertThat(components("DeleteProcessedOutboxEventsParams"))
                 .isEqualTo("DeleteProcessedOutboxEventsParams(Instant processedBefore, int batchSize)");
         assertThat(components("InsertOutboxEventParams")).isEqualTo("InsertOutboxEventParams(UUID id,"
@@ -237,8 +238,8 @@ class GeneratorTest {
         Class<?> params = type("DeleteOutboxBatchParams");
         assertThatThrownBy(() -> params.getConstructors()[0].newInstance(List.of(), null))
                 .hasRootCauseInstanceOf(NullPointerException.class).rootCause().hasMessage("claimToken");
-        Class<?> nullable = type("RetryOutboxDeadLettersParams");
-        assertThat(nullable.getConstructors()[0].newInstance(null, null, null, null)).isNotNull();
+        Class<?> nullable = type("RetryOutboxDeadLettersMatchingParams");
+        assertThat(nullable.getConstructors()[0].newInstance(null, null, null, null, null, null)).isNotNull();
     }
 
     @Test

@@ -73,6 +73,7 @@ public final class OutboxRelay {
     private final WaiterRegistration waiters;
     private final WakeSchedule schedule;
     private final DatabaseBackoff databaseBackoff = new DatabaseBackoff();
+    private final OrderedIndexGuard orderedIndex; // ordered mode claims nothing without its index (sql/options)
     private final LongSupplier nanoTime;
 
     private final AtomicBoolean started = new AtomicBoolean();
@@ -100,6 +101,7 @@ public final class OutboxRelay {
                 .config(config).clock(clock).counters(counters).mayClaim(() -> !stopping && !paused)
                 .stopping(() -> stopping).nanoTime(nanoTime).completionExecutor(b.pipelined ? executor : null)
                 .fused(true).build();
+        this.orderedIndex = new OrderedIndexGuard(store, config.name(), config.ordered(), counters, clock);
         this.exhausted = new DeadLetterStrandedRows(store, clock, config.name(), config.maxAttempts());
         this.cleaner = new OutboxCleaner(store, clock, config.name(), config.cleanupBatchSize(), () -> !stopping);
         this.trigger = new CoalescingTrigger(config.name(), executor, this::drainOnce);
@@ -330,7 +332,7 @@ public final class OutboxRelay {
             return;
         }
         try {
-            int claimed = drainLoop.drain();
+            int claimed = orderedIndex.blocked() ? 0 : drainLoop.drain();
             Duration next = waiters.afterDrain(claimed);
             if (next != null) {
                 schedule.followUp(next);

@@ -7,6 +7,7 @@ import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.relay.config.CompletionMode;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.store.DeadLetterFilter;
 import io.eeoutbox.relay.store.JdbcOutboxStore;
 import io.eeoutbox.relay.store.OutboxStore;
 import io.eeoutbox.testing.TestDatabase;
@@ -297,8 +298,8 @@ class HeldSnapshotIT {
         }
 
         @Override
-        public int retryDeadLetters(String eventType, String aggregateType, Instant from, Instant to) throws SQLException {
-            return inner.retryDeadLetters(eventType, aggregateType, from, to);
+        public int retryDeadLetters(DeadLetterFilter filter) throws SQLException {
+            return inner.retryDeadLetters(filter);
         }
 
         @Override

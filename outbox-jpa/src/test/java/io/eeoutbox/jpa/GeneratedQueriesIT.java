@@ -33,7 +33,7 @@ import io.eeoutbox.jpa.generated.RecordOutboxFailuresParams;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresRow;
 import io.eeoutbox.jpa.generated.RecordProcessedEventParams;
 import io.eeoutbox.jpa.generated.ReleaseOutboxClaimParams;
-import io.eeoutbox.jpa.generated.RetryOutboxDeadLettersParams;
+import io.eeoutbox.jpa.generated.RetryOutboxDeadLettersMatchingParams;
 import io.eeoutbox.testing.TestDatabase;
 import jakarta.persistence.EntityManager;
 import java.io.IOException;
@@ -264,10 +264,10 @@ class GeneratedQueriesIT {
             assertThat(stats.oldestPendingCreatedAt()).isNull();
 
             // NULL filters match every dead letter.
-            assertThat(dao.retryOutboxDeadLetters(new RetryOutboxDeadLettersParams("OrderPlaced", null, null,
-                    now.minusSeconds(3600)))).isZero();
-            assertThat(dao.retryOutboxDeadLetters(new RetryOutboxDeadLettersParams(null, null, null, null)))
-                    .isEqualTo(1);
+            assertThat(dao.retryOutboxDeadLettersMatching(new RetryOutboxDeadLettersMatchingParams("OrderPlaced", null,
+                    null, null, now.minusSeconds(3600), null))).isZero();
+            assertThat(dao.retryOutboxDeadLettersMatching(new RetryOutboxDeadLettersMatchingParams(null, null, null, null,
+                    null, null))).isEqualTo(1);
             assertThat(dao.retryOutboxDeadLetter(second)).isZero();
             assertThat(dao.outboxStats().orElseThrow().oldestPendingCreatedAt())
                     .isEqualTo(dao.findOutboxEvent(second).orElseThrow().createdAt());
@@ -356,7 +356,8 @@ class GeneratedQueriesIT {
                     List.of(id), List.of(now.plusSeconds(5)), List.of("a \"quoted\" \\ error"), token));
             assertThat(failed).containsExactly(new RecordOutboxFailuresRow(id, 1, null));
             assertThat(dao.findOutboxEvent(id).orElseThrow().lastError()).isEqualTo("a \"quoted\" \\ error");
-            assertThat(dao.retryOutboxDeadLetters(new RetryOutboxDeadLettersParams(null, "Order", null, null))).isZero();
+            assertThat(dao.retryOutboxDeadLettersMatching(new RetryOutboxDeadLettersMatchingParams(null, "Order", null, null,
+                    null, null))).isZero();
             assertThat(testing.claimOutboxBatch(new ClaimOutboxBatchParams(token, now.plusSeconds(60), 3,
                     now.plusSeconds(10), 10, MIB))).hasSize(1);
             Optional<Integer> marked = testing.markOutboxBatchProcessed(new MarkOutboxBatchProcessedParams(

@@ -235,16 +235,10 @@ public class RelayOperations {
         return retried;
     }
 
-    /**
-     * Makes every dead letter matching {@code filter} due again with a fresh retry budget; how many. A filter of
-     * event type, aggregate type and creation time only goes through the relay's store (any store has it); one
-     * with an aggregate id or an error text through {@link OperatorQueries}.
-     */
+    /** Makes every dead letter matching {@code filter} due again with a fresh retry budget, through the relay's store; how many. */
     public int retryDeadLetters(DeadLetterFilter filter) throws SQLException {
         DeadLetterFilter f = Objects.requireNonNull(filter, "filter");
-        int retried = f.aggregateId() == null && f.errorText() == null
-                ? relay.store().retryDeadLetters(f.eventType(), f.aggregateType(), f.createdFrom(), f.createdTo())
-                : queries().retryDeadLetters(f);
+        int retried = relay.store().retryDeadLetters(f);
         LOG.info(() -> "relay " + name() + ": " + retried + " dead letters retried on request (filter=" + f + ")");
         if (retried > 0) {
             relay.wakeUp();

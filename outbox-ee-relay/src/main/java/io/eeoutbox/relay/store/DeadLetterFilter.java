@@ -1,6 +1,7 @@
 package io.eeoutbox.relay.store;
 
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * Which dead letters an operator means: each part is optional (null matches all). {@code createdFrom}
@@ -11,6 +12,21 @@ public record DeadLetterFilter(String eventType, String aggregateType, String ag
                                Instant createdTo, String errorText) {
 
     public static final DeadLetterFilter ALL = new DeadLetterFilter(null, null, null, null, null, null);
+
+    /**
+     * Whether a dead letter with these columns matches, by the rule of sql/queries' {@code ...DeadLettersMatching}
+     * statements: for stores that keep rows in memory (tests), held to the SQL by the store contract.
+     */
+    public boolean matches(String eventType, String aggregateType, String aggregateId, Instant createdAt,
+                           String lastError) {
+        return (this.eventType == null || this.eventType.equals(eventType))
+                && (this.aggregateType == null || this.aggregateType.equals(aggregateType))
+                && (this.aggregateId == null || this.aggregateId.equals(aggregateId))
+                && (createdFrom == null || !createdAt.isBefore(createdFrom))
+                && (createdTo == null || createdAt.isBefore(createdTo))
+                && (errorText == null || (lastError != null
+                        && lastError.toLowerCase(Locale.ROOT).contains(errorText.toLowerCase(Locale.ROOT))));
+    }
 
     /** For logs: the parts that are set. */
     @Override

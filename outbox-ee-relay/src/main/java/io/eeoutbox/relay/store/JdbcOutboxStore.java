@@ -16,7 +16,7 @@ import io.eeoutbox.jpa.generated.RecordOutboxFailuresDelayedRow;
 import io.eeoutbox.jpa.generated.RegisterOutboxWaiterParams;
 import io.eeoutbox.jpa.generated.ReleaseOutboxClaimParams;
 import io.eeoutbox.jpa.generated.RenewOutboxWaiterParams;
-import io.eeoutbox.jpa.generated.RetryOutboxDeadLettersParams;
+import io.eeoutbox.jpa.generated.RetryOutboxDeadLettersMatchingParams;
 import io.eeoutbox.jpa.generated.UnregisterOutboxWaiterParams;
 import io.eeoutbox.relay.config.CompletionMode;
 import io.eeoutbox.relay.config.RelaySettings;
@@ -102,6 +102,13 @@ public final class JdbcOutboxStore implements OutboxStore {
     }
 
     @Override
+    public boolean orderedIndexReady() throws SQLException {
+        try (Connection c = autocommit(dataSource.getConnection())) {
+            return new OutboxEventJdbc(c).outboxOrderedIndexReady().orElse(Boolean.FALSE);
+        }
+    }
+
+    @Override
     public Stats stats() throws SQLException {
         try (Connection c = autocommit(dataSource.getConnection())) {
             OutboxStatsRow row = new OutboxEventJdbc(c).outboxStats()
@@ -118,11 +125,10 @@ public final class JdbcOutboxStore implements OutboxStore {
     }
 
     @Override
-    public int retryDeadLetters(String eventType, String aggregateType, Instant createdFrom, Instant createdTo)
-            throws SQLException {
+    public int retryDeadLetters(DeadLetterFilter f) throws SQLException {
         try (Connection c = autocommit(dataSource.getConnection())) {
-            return new OutboxEventJdbc(c).retryOutboxDeadLetters(
-                    new RetryOutboxDeadLettersParams(eventType, aggregateType, createdFrom, createdTo));
+            return new OutboxEventJdbc(c).retryOutboxDeadLettersMatching(new RetryOutboxDeadLettersMatchingParams(
+                    f.eventType(), f.aggregateType(), f.aggregateId(), f.createdFrom(), f.createdTo(), f.errorText()));
         }
     }
 

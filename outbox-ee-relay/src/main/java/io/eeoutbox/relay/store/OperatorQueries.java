@@ -6,7 +6,6 @@ import io.eeoutbox.jpa.generated.ListOutboxDeadLettersMatchingParams;
 import io.eeoutbox.jpa.generated.ListOutboxDeadLettersMatchingRow;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.jpa.generated.OutboxPendingByEventTypeRow;
-import io.eeoutbox.jpa.generated.RetryOutboxDeadLettersMatchingParams;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -19,7 +18,7 @@ import javax.sql.DataSource;
 
 /**
  * The statements only an operator runs, beside the relay's own {@link OutboxStore}: the pending rows per event
- * type, and the dead letters by the full {@link DeadLetterFilter} (list, count, one by id, retry). They are the
+ * type, and the dead letters by a {@link DeadLetterFilter} (list, count, one by id; the retry is the store's). They are the
  * generated statements of {@code sql/queries/outbox_events.sql}, each in autocommit on the relay's (non-JTA) data
  * source; nothing from a request reaches them except as a parameter. Called by {@code ops.RelayOperations} only.
  */
@@ -96,14 +95,6 @@ public final class OperatorQueries {
             return new OutboxEventJdbc(c).countOutboxDeadLettersMatching(new CountOutboxDeadLettersMatchingParams(
                     f.eventType(), f.aggregateType(), f.aggregateId(), f.createdFrom(), f.createdTo(), f.errorText()))
                     .orElse(0L);
-        }
-    }
-
-    /** Makes every dead letter matching {@code f} due again with a fresh retry budget; how many. */
-    public int retryDeadLetters(DeadLetterFilter f) throws SQLException {
-        try (Connection c = connection()) {
-            return new OutboxEventJdbc(c).retryOutboxDeadLettersMatching(new RetryOutboxDeadLettersMatchingParams(
-                    f.eventType(), f.aggregateType(), f.aggregateId(), f.createdFrom(), f.createdTo(), f.errorText()));
         }
     }
 

@@ -28,8 +28,8 @@ public interface OutboxStore {
     /** Makes one dead letter due again; false when {@code id} is not a dead letter. */
     boolean retryDeadLetter(UUID id) throws SQLException;
 
-    /** Makes every dead letter matching all non-null filters due again; returns how many. */
-    int retryDeadLetters(String eventType, String aggregateType, Instant createdFrom, Instant createdTo) throws SQLException;
+    /** Makes every dead letter that {@code filter} matches due again, with a fresh retry budget; returns how many. */
+    int retryDeadLetters(DeadLetterFilter filter) throws SQLException;
 
     /**
      * In one short transaction: takes the maintenance lock {@code lockKey} (released at commit) and,
@@ -55,6 +55,14 @@ public interface OutboxStore {
      */
     default int deadLetterExhausted(int maxAttempts, Instant now) throws SQLException {
         return 0;
+    }
+
+    /**
+     * Whether ordered mode's aggregate index is there and valid (sql/options: an outbox whose relays all run unordered may
+     * drop it). A store without indexes has nothing to miss.
+     */
+    default boolean orderedIndexReady() throws SQLException {
+        return true;
     }
 
     // --- NOTIFY waiters (V8, see WaiterRegistration) ----------------------------------------

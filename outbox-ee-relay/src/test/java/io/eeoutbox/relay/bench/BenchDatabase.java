@@ -88,6 +88,14 @@ final class BenchDatabase implements AutoCloseable {
         db.execute("ALTER TABLE outbox_events " + (on ? "ENABLE" : "DISABLE") + " TRIGGER outbox_insert_notify");
     }
 
+    /**
+     * With or without ordered mode's index, by the schema options of sql/options (idempotent, and quick on the emptied
+     * table; run before {@link #reset()}).
+     */
+    void orderedIndex(boolean present) {
+        db.execute(TestDatabase.readResource("db/options/ee-outbox/" + (present ? "ordered-mode.sql" : "unordered-only.sql")));
+    }
+
     /** Empties the outbox and the business table; then vacuums, so every run starts alike. */
     void reset() {
         db.execute("TRUNCATE outbox_events, test_orders, outbox_relay_waiters");

@@ -68,7 +68,12 @@ final class Producers implements AutoCloseable {
          * through the same EntityManager), so one more round trip: the floor any second statement in
          * the transaction costs, whatever it does.
          */
-        BUSINESS_ROUND_TRIP
+        BUSINESS_ROUND_TRIP,
+        /**
+         * Insert the order and record its event as {@link #OUTBOX} does, on an outbox without ordered mode's index
+         * (sql/options/unordered-only.sql, applied by the section for this variant's runs only).
+         */
+        OUTBOX_UNORDERED_ONLY
     }
 
     /** One transaction; returns its event id, or null for a business-only transaction. */
@@ -80,7 +85,7 @@ final class Producers implements AutoCloseable {
             em.persist(new TestOrder(orderId, "c-17", TOTAL));
             UUID id = switch (work) {
                 case BUSINESS -> null;
-                case OUTBOX -> outbox.record("order", orderId, "order.created", Backlog.payload(orderId));
+                case OUTBOX, OUTBOX_UNORDERED_ONLY -> outbox.record("order", orderId, "order.created", Backlog.payload(orderId));
                 case OUTBOX_JSON_VALUE -> outbox.record("order", orderId, "order.created", jsonPayload(orderId));
                 case BUSINESS_ROUND_TRIP -> {
                     em.createNativeQuery("SELECT 1").getSingleResult();

@@ -33,6 +33,7 @@ final class WriteCostProbe {
                     "postmaster.pid")).get(0).trim());
             db.reset();
             for (Work w : Work.values()) {
+                db.orderedIndex(w != Work.OUTBOX_UNORDERED_ONLY);
                 producers.closedLoop(1, w, 0, seconds * 700_000_000L);
             }
             Work[] works = Work.values();
@@ -41,6 +42,7 @@ final class WriteCostProbe {
             for (int r = 0; r < rounds; r++) {
                 for (int k = 0; k < works.length; k++) {
                     Work w = works[(k + r) % works.length];
+                    db.orderedIndex(w != Work.OUTBOX_UNORDERED_ONLY);
                     db.reset();
                     long jvm0 = jvmCpuNanos();
                     long pg0 = serverTicks(postmaster);
@@ -51,6 +53,7 @@ final class WriteCostProbe {
                             jvm / 1e3 / o.measured(), pg * TICK_MICROS / o.measured(), Samples.percentileMillis(o.latencies(), 50));
                 }
             }
+            db.orderedIndex(true);
         }
     }
 

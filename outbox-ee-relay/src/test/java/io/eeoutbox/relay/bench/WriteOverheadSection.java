@@ -14,7 +14,9 @@ import java.util.Map;
  * record() its payload as a {@code JsonValue}, which record() does not parse: the difference to the
  * JSON-text variant is the cost of checking the text. A fourth gives the transaction one more statement
  * that does nothing ({@code SELECT 1}): the price of the extra round trip alone, which no outbox that
- * writes its row with a statement of its own can avoid. The variants take turns within a run, in an
+ * writes its row with a statement of its own can avoid. A fifth records as the second does, on an outbox without
+ * ordered mode's index (sql/options/unordered-only.sql, applied for its runs only): what an outbox whose relays all
+ * run unordered pays. The variants take turns within a run, in an
  * order that rotates from run to run, so slow drift of the machine favours none; each run starts
  * on an empty, vacuumed table.
  *
@@ -30,6 +32,7 @@ final class WriteOverheadSection {
     static final int[] CLIENTS = {1, 2, 8};
     static final double MIN_THROUGHPUT_KEPT_8 = 0.75;
     static final double MAX_TIMES_PG_ALONE = 1.3;
+    private static final String UNORDERED_RATIO = "ratio record, without ordered mode's index / business only";
 
     private WriteOverheadSection() {
     }
@@ -40,6 +43,7 @@ final class WriteOverheadSection {
             case OUTBOX -> "+ OutboxService.record (JSON text)";
             case OUTBOX_JSON_VALUE -> "+ record, payload as JsonValue (diagnostic)";
             case BUSINESS_ROUND_TRIP -> "+ one empty statement, SELECT 1 (diagnostic)";
+            case OUTBOX_UNORDERED_ONLY -> "+ record (JSON text), without ordered mode's index";
         };
     }
 
@@ -50,6 +54,7 @@ final class WriteOverheadSection {
         // Warm up Hibernate, the pools and the JIT on every path before anything is timed.
         ctx.db.reset();
         for (Work w : Work.values()) {
+            ctx.db.orderedIndex(w != Work.OUTBOX_UNORDERED_ONLY);
             producers.closedLoop(2, w, 0, ctx.millis(s.writeWarmupMs()));
         }
         double limit = Double.NaN;
@@ -69,9 +74,12 @@ final class WriteOverheadSection {
             List<Double> ratioP99 = new ArrayList<>();
             List<Double> vsRoundTripP50 = new ArrayList<>();
             List<Double> vsRoundTripTx = new ArrayList<>();
+            List<Double> unorderedTx = new ArrayList<>();
+            List<Double> unorderedP50 = new ArrayList<>();
             for (int r = 0; r < s.runs(); r++) {
                 for (int k = 0; k < works.length; k++) {
                     Work w = works[(k + r) % works.length];
+                    ctx.db.orderedIndex(w != Work.OUTBOX_UNORDERED_ONLY);
                     ctx.db.reset();
                     Producers.Outcome o = producers.closedLoop(clients, w, ctx.millis(s.writeWarmupMs()),
                             ctx.millis(s.writeMeasureMs()));
@@ -84,12 +92,16 @@ final class WriteOverheadSection {
                 ratioP99.add(p99.get(Work.OUTBOX).get(r) / p99.get(Work.BUSINESS).get(r));
                 vsRoundTripP50.add(p50.get(Work.OUTBOX).get(r) / p50.get(Work.BUSINESS_ROUND_TRIP).get(r));
                 vsRoundTripTx.add(tx.get(Work.OUTBOX).get(r) / tx.get(Work.BUSINESS_ROUND_TRIP).get(r));
+                unorderedTx.add(tx.get(Work.OUTBOX_UNORDERED_ONLY).get(r) / tx.get(Work.BUSINESS).get(r));
+                unorderedP50.add(p50.get(Work.OUTBOX_UNORDERED_ONLY).get(r) / p50.get(Work.BUSINESS).get(r));
                 BenchContext.log(String.format(Locale.ROOT, "write overhead, %d clients, run %d/%d: business %.0f tx/s p50 %.2f ms;"
-                                + " + outbox %.0f tx/s p50 %.2f ms; JsonValue %.0f tx/s p50 %.2f ms; SELECT 1 %.0f tx/s p50 %.2f ms",
+                                + " + outbox %.0f tx/s p50 %.2f ms; JsonValue %.0f tx/s p50 %.2f ms; SELECT 1 %.0f tx/s p50 %.2f ms;"
+                        + " + outbox without the ordered index %.0f tx/s p50 %.2f ms",
                         clients, r + 1, s.runs(), tx.get(Work.BUSINESS).get(r), p50.get(Work.BUSINESS).get(r),
                         tx.get(Work.OUTBOX).get(r), p50.get(Work.OUTBOX).get(r), tx.get(Work.OUTBOX_JSON_VALUE).get(r),
                         p50.get(Work.OUTBOX_JSON_VALUE).get(r), tx.get(Work.BUSINESS_ROUND_TRIP).get(r),
-                        p50.get(Work.BUSINESS_ROUND_TRIP).get(r)));
+                        p50.get(Work.BUSINESS_ROUND_TRIP).get(r), tx.get(Work.OUTBOX_UNORDERED_ONLY).get(r),
+                        p50.get(Work.OUTBOX_UNORDERED_ONLY).get(r)));
             }
             String c = clients + (clients == 1 ? " client" : " clients");
             for (Work w : works) {
@@ -101,6 +113,8 @@ final class WriteOverheadSection {
             ctx.results.figure(SECTION, c + ": ratio record (JSON text) / business only", "p50", "x", ratioP50);
             ctx.results.figure(SECTION, c + ": ratio record (JSON text) / business only", "p99", "x", ratioP99);
             ctx.results.figure(SECTION, c + ": write ratio, record (JSON text) / SELECT 1", "throughput", "x", vsRoundTripTx);
+            ctx.results.figure(SECTION, c + ": " + UNORDERED_RATIO, "throughput", "x", unorderedTx);
+            ctx.results.figure(SECTION, c + ": " + UNORDERED_RATIO, "p50", "x", unorderedP50);
             ctx.results.figure(SECTION, c + ": write ratio, record (JSON text) / SELECT 1", "p50", "x", vsRoundTripP50);
             double p50VsRoundTrip = ctx.results.find(SECTION, c + ": write ratio, record (JSON text) / SELECT 1", "p50").median();
             double txVsRoundTrip = ctx.results.find(SECTION, c + ": write ratio, record (JSON text) / SELECT 1", "throughput")
@@ -111,6 +125,10 @@ final class WriteOverheadSection {
                 double kept = ctx.results.find(SECTION, c + ": ratio record (JSON text) / business only", "throughput")
                         .median();
                 ctx.results.target(new Results.Target("producers' throughput kept with record(), 8 clients", kept,
+                        MIN_THROUGHPUT_KEPT_8, true, "x", "tx/s with record() / business only, same run"));
+                double keptUnordered = ctx.results.find(SECTION, c + ": " + UNORDERED_RATIO, "throughput").median();
+                ctx.results.target(new Results.Target("producers' throughput kept with record(), 8 clients, an outbox"
+                        + " without ordered mode's index (sql/options/unordered-only.sql)", keptUnordered,
                         MIN_THROUGHPUT_KEPT_8, true, "x", "tx/s with record() / business only, same run"));
             }
             double business = ctx.results.find(SECTION, c + ": " + label(Work.BUSINESS), "p50").median();
@@ -127,6 +145,7 @@ final class WriteOverheadSection {
                 limitClients = clients;
             }
         }
+        ctx.db.orderedIndex(true); // the other sections run on the schema as it ships
         if (PgAlone.wanted()) {
             comparePgAlone(ctx);
         }

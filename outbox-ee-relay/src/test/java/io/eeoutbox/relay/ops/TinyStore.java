@@ -2,6 +2,7 @@ package io.eeoutbox.relay.ops;
 
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.config.CompletionMode;
+import io.eeoutbox.relay.store.DeadLetterFilter;
 import io.eeoutbox.relay.store.OutboxStore;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -26,6 +27,7 @@ final class TinyStore implements OutboxStore {
         Instant processedAt;
         UUID token;
         Instant lockedUntil;
+        String lastError;
 
         Row(OutboxMessage message) {
             this.message = message;
@@ -143,6 +145,7 @@ final class TinyStore implements OutboxStore {
                         r.lockedUntil = null;
                         r.attempts++;
                         r.dueAt = f.retryAfter();
+                        r.lastError = f.error();
                         if (r.attempts >= maxAttempts) {
                             r.deadAt = now;
                         }
@@ -231,17 +234,13 @@ final class TinyStore implements OutboxStore {
     }
 
     @Override
-    public synchronized int retryDeadLetters(String eventType, String aggregateType, Instant from, Instant to)
-            throws SQLException {
+    public synchronized int retryDeadLetters(DeadLetterFilter filter) throws SQLException {
         check();
         int n = 0;
         for (Row r : rows) {
             OutboxMessage m = r.message;
-            if (r.deadAt != null && r.processedAt == null
-                    && (eventType == null || eventType.equals(m.eventType()))
-                    && (aggregateType == null || aggregateType.equals(m.aggregateType()))
-                    && (from == null || !m.createdAt().isBefore(from))
-                    && (to == null || m.createdAt().isBefore(to))) {
+            if (r.deadAt != null && r.processedAt == null && filter.matches(m.eventType(), m.aggregateType(),
+                    m.aggregateId(), m.createdAt(), r.lastError)) {
                 r.deadAt = null;
                 r.attempts = 0;
                 r.dueAt = null;

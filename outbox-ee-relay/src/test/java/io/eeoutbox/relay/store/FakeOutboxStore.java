@@ -298,12 +298,11 @@ public final class FakeOutboxStore implements OutboxStore {
     }
 
     @Override
-    public synchronized int retryDeadLetters(String eventType, String aggregateType, Instant from, Instant to) {
+    public synchronized int retryDeadLetters(DeadLetterFilter filter) {
         int n = 0;
         for (Row r : rows.values()) {
-            if (r.pending() && r.deadAt != null && (eventType == null || eventType.equals(r.eventType))
-                    && (aggregateType == null || aggregateType.equals(r.aggregateType))
-                    && (from == null || !r.createdAt.isBefore(from)) && (to == null || r.createdAt.isBefore(to))) {
+            if (r.pending() && r.deadAt != null && filter.matches(r.eventType, r.aggregateType, r.aggregateId,
+                    r.createdAt, r.lastError)) {
                 retryDeadLetter(r.id);
                 n++;
             }

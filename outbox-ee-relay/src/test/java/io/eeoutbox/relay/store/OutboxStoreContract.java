@@ -248,21 +248,49 @@ public abstract class OutboxStoreContract {
         Instant before = Instant.now().minus(Duration.ofMinutes(10));
         Instant after = Instant.now().plus(Duration.ofMinutes(10));
 
-        assertThat(store().retryDeadLetters(null, null, before.minusSeconds(60), before)).as("created before").isZero();
-        assertThat(store().retryDeadLetters(null, null, after, null)).as("created after").isZero();
-        assertThat(store().retryDeadLetters("order.created", "order", before, after)).isEqualTo(1);
+        assertThat(retry(null, null, null, before.minusSeconds(60), before, null)).as("created before").isZero();
+        assertThat(retry(null, null, null, after, null, null)).as("created after").isZero();
+        assertThat(retry("order.created", "order", null, before, after, null)).isEqualTo(1);
         assertThat(store().stats().dead()).isEqualTo(2);
-        assertThat(store().retryDeadLetters("order.created", null, null, null)).isEqualTo(1);
-        assertThat(store().retryDeadLetters(null, null, null, null)).isEqualTo(1);
+        assertThat(retry("order.created", null, null, null, null, null)).isEqualTo(1);
+        assertThat(store().retryDeadLetters(DeadLetterFilter.ALL)).isEqualTo(1);
         assertThat(store().stats()).satisfies(st -> {
             assertThat(st.dead()).isZero();
             assertThat(st.pending()).isEqualTo(3);
         });
     }
 
+    /** The aggregate id exactly; a piece of the last error, in any case, taken literally (no wildcards). */
+    @Test
+    void deadLettersAreRetriedByAggregateIdAndByAPieceOfTheLastError() throws Exception {
+        UUID full = insert("order", "o1", "order.created", "{}");
+        UUID refused = insert("order", "o10", "order.created", "{}");
+        killed("Queue FULL: orders (100% of 50_000)", full);
+        killed("refused by the broker", refused);
+
+        assertThat(retry(null, null, "o", null, null, null)).as("an aggregate id is matched whole").isZero();
+        assertThat(retry(null, null, null, null, null, "queue_full")).as("_ is no wildcard").isZero();
+        assertThat(retry(null, null, null, null, null, "100%")).as("% is no wildcard").isEqualTo(1);
+        assertThat(store().stats().dead()).isEqualTo(1);
+        assertThat(retry(null, null, "o1", null, null, null)).as("o1 was retried already").isZero();
+        assertThat(retry(null, "order", "o10", null, null, "REFUSED")).isEqualTo(1);
+        assertThat(store().stats().dead()).isZero();
+    }
+
+    private int retry(String eventType, String aggregateType, String aggregateId, Instant from, Instant to,
+                      String errorText) throws Exception {
+        return store().retryDeadLetters(new DeadLetterFilter(eventType, aggregateType, aggregateId, from, to, errorText));
+    }
+
     /** Makes these rows dead letters the way the relay does: MAX_ATTEMPTS failed publishes. */
     private void killed(UUID... ids) throws Exception {
+        killed("refused", ids);
+    }
+
+    /** Fails these rows until they are dead letters, each attempt with {@code error}. */
+    private void killed(String error, UUID... ids) throws Exception {
         List<UUID> wanted = List.of(ids);
+        long deadBefore = store().stats().dead();
         Instant now = t0.minus(Duration.ofHours(1));
         try (Session s = store().open()) {
             for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -271,7 +299,7 @@ public abstract class OutboxStoreContract {
                 List<Failure> failures = new ArrayList<>();
                 for (UUID id : claimed) {
                     if (wanted.contains(id)) {
-                        failures.add(new Failure(id, now, "refused"));
+                        failures.add(new Failure(id, now, error));
                     }
                 }
                 s.recordFailures(c.token(), now, MAX_ATTEMPTS, failures);
@@ -279,7 +307,7 @@ public abstract class OutboxStoreContract {
                 now = now.plusSeconds(1);
             }
         }
-        assertThat(store().stats().dead()).isEqualTo(wanted.size());
+        assertThat(store().stats().dead()).isEqualTo(deadBefore + wanted.size());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.eeoutbox.relay.wake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eeoutbox.relay.store.DeadLetterFilter;
 import io.eeoutbox.relay.store.ListenerId;
 import io.eeoutbox.relay.store.OutboxStore;
 import java.sql.SQLException;
@@ -82,7 +83,7 @@ class WaiterRegistrationTest {
         }
 
         @Override
-        public int retryDeadLetters(String eventType, String aggregateType, Instant from, Instant to) {
+        public int retryDeadLetters(DeadLetterFilter filter) {
             throw new UnsupportedOperationException();
         }
 

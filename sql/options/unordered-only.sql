@@ -1,0 +1,13 @@
+-- ee-outbox schema option: for an outbox whose relays all run unordered. Drops ordered mode's index.
+--
+-- idx_outbox_aggregate_pending (V1) serves ordered mode only (outbox.relay.ordered=true): ordered claims find each
+-- aggregate's earliest pending event by it. Every INSERT into outbox_events pays its entry, about a quarter of the
+-- row's own work in PostgreSQL (docs/benchmark.md, "What the write costs"). Unordered mode (the default) never
+-- reads it. Apply this file once when no relay of this outbox runs ordered; ordered-mode.sql creates the index
+-- again. A relay started in ordered mode without the index publishes nothing, says why in its log, its last error
+-- and the console, and goes on by itself once the index is back (docs/schema.md, "Schema options").
+--
+-- Not a migration: it lives outside Flyway's location (db/ee-outbox) and is applied by hand, outside a transaction
+-- (DROP INDEX CONCURRENTLY waits for the transactions that use the table and blocks no insert meanwhile):
+--   psql -v ON_ERROR_STOP=1 -f unordered-only.sql
+DROP INDEX CONCURRENTLY IF EXISTS idx_outbox_aggregate_pending;
