@@ -102,6 +102,13 @@ public final class TestDatabase {
      * @param withNotify whether to apply the optional NOTIFY trigger migration (V4)
      */
     public Db createDatabase(String prefix, boolean withNotify) {
+        Db db = createEmptyDatabase(prefix);
+        db.applyMigrations(withNotify);
+        return db;
+    }
+
+    /** A new database without ee-outbox's migrations (for tests that apply them some other way). */
+    public Db createEmptyDatabase(String prefix) {
         String name = (prefix.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_]", "_") + "_"
                 + ProcessHandle.current().pid() + "_" + COUNTER.incrementAndGet());
         if (!SAFE_NAME.matcher(name).matches()) {
@@ -113,9 +120,7 @@ public final class TestDatabase {
         } catch (SQLException e) {
             throw new IllegalStateException("could not create test database " + name + " on " + source, e);
         }
-        Db db = new Db(replaceDatabase(serverUrl, name), user, password, name);
-        db.applyMigrations(withNotify);
-        return db;
+        return new Db(replaceDatabase(serverUrl, name), user, password, name);
     }
 
     static String replaceDatabase(String url, String database) {
