@@ -1,6 +1,7 @@
 package io.eeoutbox.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.relay.cleanup.OutboxCleaner;
@@ -81,6 +82,47 @@ class InboxCleanupIT {
         assertThat(inboxRows()).as("the default inbox retention is 30 days").isEqualTo(5);
         assertThat(db.queryLong("SELECT count(*) FROM processed_events WHERE processed_at < now() - interval '30 days'"))
                 .isZero();
+    }
+
+    /**
+     * Issue 34: a consumer whose broker may redeliver much later keeps its records for a retention of its own, the
+     * others keep the default; one with a shorter retention loses its records sooner. Batches span consumers.
+     */
+    @Test
+    void aConsumerWithARetentionOfItsOwnKeepsItsRecordsForThatLongAndOnlyThose() throws Exception {
+        inbox("projection", 9, Duration.ofDays(31));   // default 30 days: deleted
+        inbox("projection", 2, Duration.ofDays(29));   // kept
+        inbox("replay", 6, Duration.ofDays(60));       // 90 days of its own: kept
+        inbox("replay", 3, Duration.ofDays(91));       // deleted
+        inbox("audit", 4, Duration.ofDays(8));         // 7 days of its own: deleted
+        inbox("audit", 1, Duration.ofDays(6));         // kept
+        relay = OutboxRelay.builder().config(RelayIt.config("inbox-per-consumer").set(RelaySettings.CLEANUP_BATCH_SIZE, 5)
+                        .set(RelaySettings.INBOX_RETENTION_PER_CONSUMER, RelaySettings.INBOX_RETENTION_PER_CONSUMER
+                                .parse("replay=P90D, audit=P7D")).build())
+                .dataSource(db.dataSource()).executor(executor).publisher(new RecordingPublisher()).build();
+        relay.start();
+        relay.pause();
+
+        new RelayOperations(relay).cleanUpNow();
+
+        assertThat(count("projection")).as("the default, 30 days").isEqualTo(2);
+        assertThat(count("replay")).as("its own 90 days").isEqualTo(6);
+        assertThat(count("audit")).as("its own 7 days").isEqualTo(1);
+    }
+
+    @Test
+    void aBadPerConsumerRetentionIsRefusedNamingTheSettingAndTheLimit() {
+        for (String bad : new String[] {"replay", "replay=90 days", "replay=PT1M", "=P1D", "a=P1D,a=P2D",
+                "x".repeat(101) + "=P1D", "replay=P36501D"}) {
+            assertThatThrownBy(() -> RelaySettings.INBOX_RETENTION_PER_CONSUMER.parse(bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("outbox.relay.inbox.retention.per-consumer")
+                    .hasMessageContaining("from PT1H to P36500D");
+        }
+    }
+
+    private long count(String consumer) {
+        return db.queryLong("SELECT count(*) FROM processed_events WHERE consumer = '" + consumer + "'");
     }
 
     @Test

@@ -226,7 +226,8 @@ public final class TestDatabase {
                 "V8__outbox_notify_waiters.sql",
                 "V9__outbox_database_clock.sql",
                 "V10__outbox_trace_context.sql",
-                "V11__outbox_ordered_successors.sql"));
+                "V11__outbox_ordered_successors.sql",
+                "V12__processed_events_retention_per_consumer.sql"));
         return files;
     }
 

@@ -1,5 +1,6 @@
 package io.eeoutbox.relay.cleanup;
 
+import io.eeoutbox.relay.config.InboxRetention;
 import io.eeoutbox.relay.store.OutboxStore;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -51,8 +52,8 @@ public final class OutboxCleaner {
         return clean((now, size) -> store.cleanupBatch(LOCK_KEY, now, retention, size));
     }
 
-    /** Deletes inbox records older than {@code retention}, batch after batch while batches come back full. */
-    public Result cleanInbox(Duration retention) throws SQLException {
+    /** Deletes inbox records older than their consumer's retention, batch after batch while batches come back full. */
+    public Result cleanInbox(InboxRetention retention) throws SQLException {
         return clean((now, size) -> store.cleanupInboxBatch(LOCK_KEY, now, retention, size));
     }
 
@@ -77,7 +78,7 @@ public final class OutboxCleaner {
     }
 
     /** The scheduled run: never throws; logs a failure once until a run succeeds again. */
-    public synchronized void runScheduled(Duration retention, Duration inboxRetention) {
+    public synchronized void runScheduled(Duration retention, InboxRetention inboxRetention) {
         try {
             Result r = clean(retention);
             Result inbox = r.lockedElsewhere() ? r : cleanInbox(inboxRetention);

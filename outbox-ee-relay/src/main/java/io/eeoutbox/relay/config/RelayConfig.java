@@ -163,8 +163,9 @@ public final class RelayConfig {
         return get(CLEANUP_BATCH_SIZE);
     }
 
-    public Duration inboxRetention() {
-        return get(INBOX_RETENTION);
+    /** How long inbox records are kept: {@code inbox.retention}, and {@code inbox.retention.per-consumer}'s own. */
+    public InboxRetention inboxRetention() {
+        return new InboxRetention(get(INBOX_RETENTION), get(INBOX_RETENTION_PER_CONSUMER));
     }
 
     public Duration claimRescanInterval() {

@@ -101,6 +101,11 @@ public final class RelaySettings {
                     + " older than this are deleted; longer than any broker's redelivery window"
                     + " ([why 30 days](docs/operations.md#the-inbox-is-cleaned))");
 
+    public static final Setting<Map<String, Duration>> INBOX_RETENTION_PER_CONSUMER = Setting.durationsByName(
+            "outbox.relay.inbox.retention.per-consumer", 100, Duration.ofHours(1), Duration.ofDays(36_500),
+            "consumers whose inbox records are kept for a time of their own, e.g. `orders-projection=P90D`; the others"
+                    + " keep `inbox.retention` (schema V12; [inbox retention](docs/operations.md#the-inbox-is-cleaned))");
+
     public static final Setting<Duration> CLAIM_RESCAN_INTERVAL = Setting.duration("outbox.relay.claim.rescan-interval",
             Duration.ofSeconds(1), Duration.ZERO, Duration.ofHours(1), "claims start where this relay claimed one"
                     + " interval ago, and at the head of the outbox at least this often (`PT0S`: always the head;"
@@ -116,7 +121,7 @@ public final class RelaySettings {
     public static final List<Setting<?>> ALL = List.of(ENABLED, NAME, BATCH_SIZE, BATCH_MAX_BYTES, POLL_INTERVAL,
             BUSY_POLL_INTERVAL, MAX_ATTEMPTS, BACKOFF_INITIAL, BACKOFF_FACTOR, BACKOFF_MAX, BACKOFF_JITTER, LEASE, ORDERED,
             NOTIFY_ENABLED, NOTIFY_CHANNEL, NOTIFY_JDBC_URL, NOTIFY_USER, NOTIFY_PASSWORD, COMPLETION, RETENTION,
-            CLEANUP_INTERVAL, CLEANUP_BATCH_SIZE, INBOX_RETENTION, CLAIM_RESCAN_INTERVAL, SYNCHRONOUS_COMMIT);
+            CLEANUP_INTERVAL, CLEANUP_BATCH_SIZE, INBOX_RETENTION, INBOX_RETENTION_PER_CONSUMER, CLAIM_RESCAN_INTERVAL, SYNCHRONOUS_COMMIT);
 
     /**
      * The batch size the benchmark measures and recommends for draining backlogs (docs/benchmark.md): the

@@ -103,6 +103,41 @@ public final class Setting<T> {
                 v -> v != null && pattern.matcher(v).matches(), allowed, Function.identity()), description);
     }
 
+    /**
+     * Names, each with a duration: {@code name=ISO-8601,name=ISO-8601} (none by default). A name is 1 to
+     * {@code maxName} characters, without {@code =} or {@code ,}, and appears once; each duration lies in [min, max].
+     */
+    public static Setting<Map<String, Duration>> durationsByName(String key, int maxName, Duration min, Duration max,
+                                                                 String description) {
+        String allowed = "name=duration pairs separated by commas, a name of 1 to " + maxName + " characters without"
+                + " '=' or ',' and given once, each duration ISO-8601 from " + iso(min) + " to " + iso(max);
+        Function<String, Map<String, Duration>> parse = text -> {
+            Map<String, Duration> out = new java.util.LinkedHashMap<>();
+            if (text.isEmpty()) {
+                return out;
+            }
+            for (String pair : text.split(",", -1)) {
+                int eq = pair.indexOf('=');
+                String name = eq < 0 ? "" : pair.substring(0, eq).trim();
+                Duration d;
+                try {
+                    d = eq < 0 ? null : Duration.parse(pair.substring(eq + 1).trim());
+                } catch (DateTimeParseException e) {
+                    d = null;
+                }
+                if (d == null || name.isEmpty() || name.length() > maxName || out.put(name, d) != null) {
+                    return null;
+                }
+            }
+            return out;
+        };
+        return of(key, Map.of(), new Form<>(parse, v -> v != null && v.keySet().stream().allMatch(n -> !n.isEmpty()
+                && n.length() <= maxName && n.indexOf('=') < 0 && n.indexOf(',') < 0)
+                && v.values().stream().allMatch(d -> d != null && d.compareTo(min) >= 0 && d.compareTo(max) <= 0),
+                allowed, v -> v.isEmpty() ? "(none)" : String.join(",", v.entrySet().stream()
+                        .map(e -> e.getKey() + "=" + iso(e.getValue())).toList())), description);
+    }
+
     /** One of a fixed set of words, each standing for a value. */
     public static <E> Setting<E> choice(String key, E defaultValue, Map<String, E> words, String description) {
         Map<String, E> byWord = Map.copyOf(words);

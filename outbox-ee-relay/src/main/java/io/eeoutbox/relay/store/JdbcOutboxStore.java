@@ -8,6 +8,7 @@ import io.eeoutbox.jpa.generated.DeadLetterExhaustedOutboxEventsParams;
 import io.eeoutbox.jpa.generated.DeferOutboxBatchDelayedParams;
 import io.eeoutbox.jpa.generated.DeleteExpiredOutboxEventsParams;
 import io.eeoutbox.jpa.generated.DeleteExpiredProcessedEventsParams;
+import io.eeoutbox.jpa.generated.DeleteExpiredProcessedEventsPerConsumerParams;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.jpa.generated.OutboxStatsRow;
 import io.eeoutbox.jpa.generated.ProcessedEventJdbc;
@@ -18,6 +19,7 @@ import io.eeoutbox.jpa.generated.ReleaseOutboxClaimParams;
 import io.eeoutbox.jpa.generated.RenewOutboxWaiterParams;
 import io.eeoutbox.jpa.generated.RetryOutboxDeadLettersMatchingParams;
 import io.eeoutbox.jpa.generated.UnregisterOutboxWaiterParams;
+import io.eeoutbox.relay.config.InboxRetention;
 import io.eeoutbox.relay.config.CompletionMode;
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.store.ListenerId;
@@ -139,9 +141,18 @@ public final class JdbcOutboxStore implements OutboxStore {
     }
 
     @Override
-    public OptionalInt cleanupInboxBatch(long lockKey, Instant now, Duration retention, int batchSize) throws SQLException {
-        return maintenance(lockKey, c -> new ProcessedEventJdbc(c).deleteExpiredProcessedEvents(
-                new DeleteExpiredProcessedEventsParams(statementNow(now), retention.toMillis(), batchSize)).orElse(0));
+    public OptionalInt cleanupInboxBatch(long lockKey, Instant now, InboxRetention retention, int batchSize)
+            throws SQLException {
+        long fallbackMs = retention.fallback().toMillis();
+        if (retention.perConsumer().isEmpty()) { // V9's statement: works without V12
+            return maintenance(lockKey, c -> new ProcessedEventJdbc(c).deleteExpiredProcessedEvents(
+                    new DeleteExpiredProcessedEventsParams(statementNow(now), fallbackMs, batchSize)).orElse(0));
+        }
+        List<String> consumers = List.copyOf(retention.perConsumer().keySet());
+        List<Long> retentionsMs = consumers.stream().map(name -> retention.of(name).toMillis()).toList();
+        return maintenance(lockKey, c -> new ProcessedEventJdbc(c).deleteExpiredProcessedEventsPerConsumer(
+                new DeleteExpiredProcessedEventsPerConsumerParams(statementNow(now), fallbackMs, batchSize, consumers,
+                        retentionsMs)).orElse(0));
     }
 
     /** One maintenance statement in a short transaction that first takes the lock {@code lockKey}; empty when it was taken. */

@@ -1,5 +1,6 @@
 package io.eeoutbox.relay.store;
 
+import io.eeoutbox.relay.config.InboxRetention;
 import io.eeoutbox.OutboxMessage;
 import io.eeoutbox.relay.config.CompletionMode;
 import io.eeoutbox.relay.store.ListenerId;
@@ -42,9 +43,10 @@ public interface OutboxStore {
 
     /**
      * Like {@link #cleanupBatch}, for the consumers' inbox ({@code processed_events}): deletes up to
-     * {@code batchSize} records older than {@code retention}. A store without an inbox deletes nothing.
+     * {@code batchSize} records in all, each older than its consumer's retention. A store without an inbox deletes
+     * nothing.
      */
-    default OptionalInt cleanupInboxBatch(long lockKey, Instant now, Duration retention, int batchSize)
+    default OptionalInt cleanupInboxBatch(long lockKey, Instant now, InboxRetention retention, int batchSize)
             throws SQLException {
         return OptionalInt.of(0);
     }

@@ -38,7 +38,7 @@ class RelayConfigTest {
         assertThat(c.retention()).isEqualTo(Duration.ofDays(7));
         assertThat(c.cleanupInterval()).isEqualTo(Duration.ofHours(1));
         assertThat(c.cleanupBatchSize()).isEqualTo(1000);
-        assertThat(c.inboxRetention()).isEqualTo(Duration.ofDays(30));
+        assertThat(c.inboxRetention()).isEqualTo(io.eeoutbox.relay.config.InboxRetention.of(Duration.ofDays(30)));
         assertThat(c.claimRescanInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(c.synchronousCommit()).isEqualTo("off");
         assertThat(names.dataSource()).isEqualTo("java:app/jdbc/OutboxRelay");
