@@ -133,8 +133,8 @@ public class OpsBootstrap implements RelayListener {
         try {
             executor = InitialContext.doLookup(bootstrap.resourceNames().executor());
             refresher.start(executor);
-            sampler = executor.scheduleAtFixedRate(this::sample, History.STEP.toMillis(), History.STEP.toMillis(),
-                    TimeUnit.MILLISECONDS);
+            // the first point at start, beside the first refresh: its pending is unknown if it runs before it
+            sampler = executor.scheduleAtFixedRate(this::sample, 0, History.STEP.toMillis(), TimeUnit.MILLISECONDS);
         } catch (NamingException | RuntimeException e) {
             LOG.log(Level.WARNING, "relay " + name + ": the gauge refresher could not be scheduled on "
                     + bootstrap.resourceNames().executor() + "; the database gauges stay unknown", e);

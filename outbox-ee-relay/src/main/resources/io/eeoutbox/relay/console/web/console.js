@@ -151,7 +151,7 @@
 
   // --- the chart of the last hour (api/history): inline SVG, no library; the caption is its text alternative ---
   var SVG = 'http://www.w3.org/2000/svg';
-  var CW = 720, CH = 220, CL = 56, CR = 56, CT = 12, CB = 30;
+  var CW = 720, CH = 230, CL = 56, CR = 56, CT = 22, CB = 30;
 
   function svg(parent, name, attrs, text) {
     var e = document.createElementNS(SVG, name);
@@ -173,7 +173,7 @@
   }
 
   function short(v) {
-    return v >= 10000 ? Math.round(v / 1000) + 'k' : String(Math.round(v * 10) / 10);
+    return v >= 10000 ? Math.round(v / 1000) + 'k' : String(Math.round(v * 100) / 100);
   }
 
   /**
@@ -230,8 +230,8 @@
     svg(root, 'line', { 'class': 'axis', x1: CL, y1: CT, x2: CL, y2: CT + ph });
     svg(root, 'line', { 'class': 'axis', x1: CL + pw, y1: CT, x2: CL + pw, y2: CT + ph });
     svg(root, 'line', { 'class': 'axis', x1: CL, y1: CT + ph, x2: CL + pw, y2: CT + ph });
-    svg(root, 'text', { x: 4, y: CT + 4 }, 'pending');
-    svg(root, 'text', { 'class': 'end', x: CW - 4, y: CT + 4 }, '/s');
+    svg(root, 'text', { 'class': 'end', x: CL, y: CT - 10 }, 'pending');
+    svg(root, 'text', { 'class': 'end', x: CW - 2, y: CT - 10 }, 'published/s');
     series(root, h, 'pending', 'pending', x, yP);
     series(root, h, 'publishedPerSecond', 'rate', x, yR);
     var n = h.points.length;
