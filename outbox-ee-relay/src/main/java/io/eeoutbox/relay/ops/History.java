@@ -3,6 +3,7 @@ package io.eeoutbox.relay.ops;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,8 @@ import java.util.Objects;
  * <p>Nothing is invented: a point's pending is null when the last refresh failed or is older than the gauges'
  * {@code maxGaugeAge}; its rate is null on the first point of a relay (after a start or a restart within the
  * deployment: a new relay starts its counters at 0, and a counter that went down is never read as a negative rate)
- * and while no relay runs; a paused or stopped relay's points carry that state (the console shades them). A missed
+ * and while no relay runs; a paused or stopped relay's points carry that state (the console shades them) and their
+ * true rate, 0 while paused. A missed
  * step (the server suspended, the executor busy) leaves a hole in time, which the chart does not bridge. See
  * docs/operations.md, "The console's chart".
  */
@@ -80,7 +82,7 @@ public final class History {
     }
 
     /**
-     * Adds a point at {@code at}.
+     * Adds a point at {@code at} (kept to the millisecond: a browser's {@code Date.parse} reads no finer).
      *
      * @param gauges        the gauges' last successful refresh ({@link GaugeRefresher.Gauges#UNKNOWN} before one)
      * @param gaugesFailing whether the last refresh failed (the gauges then are older values)
@@ -90,6 +92,7 @@ public final class History {
      */
     public synchronized void record(Instant at, GaugeRefresher.Gauges gauges, boolean gaugesFailing, Object relay,
                                     long published, String state) {
+        at = at.truncatedTo(ChronoUnit.MILLIS);
         Long pending = null;
         Instant refreshed = gauges.refreshedAt();
         if (!gaugesFailing && refreshed != null && !Double.isNaN(gauges.pending())
@@ -111,7 +114,7 @@ public final class History {
 
     /** The points of the last {@link #WINDOW}, the oldest first. */
     public synchronized Series series() {
-        Instant now = clock.instant();
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         Instant from = now.minus(WINDOW);
         List<Point> shown = new ArrayList<>(points.size());
         for (Point p : points) {

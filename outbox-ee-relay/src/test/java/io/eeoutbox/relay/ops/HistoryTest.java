@@ -94,6 +94,14 @@ class HistoryTest {
     }
 
     @Test
+    void timesAreKeptToTheMillisecondThatABrowserReads() {
+        history.record(T0.plusNanos(123_456_789), gauges(1), false, RELAY, 0, "running");
+        clock.set(T0.plusNanos(987_654_321));
+        assertThat(history.series().points().get(0).at()).isEqualTo(T0.plusMillis(123));
+        assertThat(history.series().now()).isEqualTo(T0.plusMillis(987));
+    }
+
+    @Test
     void theSeriesShowsTheLastHourOnly() {
         step(gauges(1), false, RELAY, 0, "running");
         step(gauges(2), false, RELAY, 0, "running");

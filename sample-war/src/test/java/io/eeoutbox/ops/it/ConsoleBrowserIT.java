@@ -184,6 +184,7 @@ class ConsoleBrowserIT {
         }
         assertTrue(lastPoint != null && lastPoint.getString("at").equals(last), "the API has the last point drawn, "
                 + last + ": " + points);
+        assertFalse(String.valueOf(chart[0]).contains("NaN"), "every point placed: " + chart[0]);
         assertEquals(pending, vertices((String) chart[0].get(2)), "the pending line's vertices: " + chart[0]);
         assertEquals(rates, vertices((String) chart[0].get(3)), "the rate line's vertices: " + chart[0]);
         assertEquals(String.valueOf(pending), String.valueOf(chart[0].get(4)));
