@@ -71,6 +71,10 @@ final class ConsoleApi {
                 RelayOperations ops = source.operations();
                 return ConsoleJson.overview(ops.relay(), ops.backlog(MAX_TYPES), ops.recentFailures(), ops.settings());
             }
+            case "/api/history" -> {
+                noParams(params);
+                return ConsoleJson.history(source.operations().history());
+            }
             case "/api/dead-letters" -> {
                 Function<String, String> p = single(params);
                 OperatorInput.onlyKnown(params.keySet(), union(OperatorInput.FILTER_FIELDS, OperatorInput.PAGE_FIELDS));

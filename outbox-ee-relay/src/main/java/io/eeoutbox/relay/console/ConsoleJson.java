@@ -1,5 +1,6 @@
 package io.eeoutbox.relay.console;
 
+import io.eeoutbox.relay.ops.History;
 import io.eeoutbox.relay.ops.RelayOperations.Backlog;
 import io.eeoutbox.relay.ops.RelayOperations.DeadLetterPage;
 import io.eeoutbox.relay.ops.RelayOperations.Failure;
@@ -62,6 +63,28 @@ final class ConsoleJson {
         text(c, "lastError", r.counters().lastError());
         time(c, "lastErrorAt", r.counters().lastErrorAt());
         return o.add("counters", c);
+    }
+
+    /** The console's chart: the points of the last hour, the oldest first; null where a value is not known. */
+    static JsonObject history(History.Series s) {
+        JsonArrayBuilder points = Json.createArrayBuilder();
+        for (History.Point p : s.points()) {
+            JsonObjectBuilder o = Json.createObjectBuilder().add("at", p.at().toString());
+            if (p.pending() == null) {
+                o.addNull("pending");
+            } else {
+                o.add("pending", p.pending());
+            }
+            if (p.publishedPerSecond() == null) {
+                o.addNull("publishedPerSecond");
+            } else {
+                o.add("publishedPerSecond", Math.round(p.publishedPerSecond() * 10) / 10.0);
+            }
+            points.add(o.add("state", p.state()));
+        }
+        return Json.createObjectBuilder().add("now", s.now().toString()).add("stepSeconds", s.step().toSeconds())
+                .add("windowSeconds", s.window().toSeconds()).add("maxPoints", s.capacity()).add("points", points)
+                .build();
     }
 
     static JsonObject page(DeadLetterPage page, long matching) {

@@ -102,6 +102,11 @@ public final class GaugeRefresher {
         return latest;
     }
 
+    /** Whether the last refresh failed ({@link #latest()} then holds older values). */
+    public boolean failing() {
+        return failureStreak.get() > 0;
+    }
+
     /** Runs the query now; never throws (a failure keeps the previous values). */
     public Gauges refreshNow() {
         Instant at = clock.instant();

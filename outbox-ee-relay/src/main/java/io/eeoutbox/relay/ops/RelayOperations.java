@@ -35,7 +35,7 @@ import java.util.logging.Logger;
  *
  * <p>Entry point: in a server, {@code ops.ee.OpsBootstrap#operations()} hands out the instance of the relay running
  * in the application (the MBean and the console get theirs there); with a relay built in plain Java,
- * {@code new RelayOperations(relay, clock)} (no console reads) or the five-argument constructor.
+ * {@code new RelayOperations(relay, clock)} (no console reads, no history) or the six-argument constructor.
  *
  * <p>The statements go through {@code store/}: the relay's {@link OutboxStore} (counts, retries by id and by event
  * type, aggregate type and time) and {@link OperatorQueries} (the pending rows per event type and the dead letters
@@ -52,6 +52,7 @@ public class RelayOperations {
     private final Supplier<List<Failure>> failures;
     private final Map<String, String> resources;
     private final Clock clock;
+    private final History history;
     private final ArrayList<long[]> samples = new ArrayList<>(); // {epoch millis, published}
 
     /**
@@ -59,19 +60,22 @@ public class RelayOperations {
      *                  retry by aggregate id or error text are not available (they throw IllegalStateException)
      * @param failures  the relay's last failed attempts ({@link RecentFailures#list})
      * @param resources further settings to show (a server's resource names), after the relay's own
+     * @param history   the last hour for the console's chart, kept by whoever samples it (it outlives a relay
+     *                  restarted within the deployment); null: none is kept
      */
     public RelayOperations(OutboxRelay relay, OperatorQueries queries, Supplier<List<Failure>> failures,
-                           Map<String, String> resources, Clock clock) {
+                           Map<String, String> resources, Clock clock, History history) {
         this.relay = Objects.requireNonNull(relay, "relay");
         this.queries = queries;
         this.failures = Objects.requireNonNull(failures, "failures");
         this.resources = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(resources));
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.history = history != null ? history : History.none(clock);
     }
 
     /** Over a relay built in plain Java: no operator statements, no recent failures, no further settings. */
     public RelayOperations(OutboxRelay relay, Clock clock) {
-        this(relay, null, List::of, Map.of(), clock);
+        this(relay, null, List::of, Map.of(), clock, null);
     }
 
     public RelayOperations(OutboxRelay relay) {
@@ -123,15 +127,19 @@ public class RelayOperations {
         return relay.heldDestinations().stream().map(DestinationHolds.Held::describe).toList();
     }
 
+    /** One of running, paused, waiting-for-broker (every destination held back), stopped. */
+    public String state() {
+        Instant held = relay.brokerHeldUntil();
+        return !relay.isRunning() ? "stopped"
+                : relay.isPaused() ? "paused"
+                : held != null && held.isAfter(clock.instant()) ? "waiting-for-broker" : "running";
+    }
+
     /** The relay's state, activity and counters; each call also samples the published rate. */
     public RelayView relay() {
         RelayCounters.Snapshot c = counters();
-        Instant held = relay.brokerHeldUntil();
-        String state = !relay.isRunning() ? "stopped"
-                : relay.isPaused() ? "paused"
-                : held != null && held.isAfter(clock.instant()) ? "waiting-for-broker" : "running";
         Duration last = c.lastBatchDuration();
-        return new RelayView(name(), state, publisher(), isListening(),
+        return new RelayView(name(), state(), publisher(), isListening(),
                 new Activity(c.lastLoopAt(), last == null ? null : last.toMillis(), rate(c.published()),
                         heldDestinations()),
                 new Counters(c.published(), c.failed(), c.deadLettered(), c.batches(), c.lastError(), c.lastErrorAt()));
@@ -147,6 +155,11 @@ public class RelayOperations {
         long[] first = samples.get(0);
         long elapsed = now - first[0];
         return elapsed <= 0 ? 0.0 : (published - first[1]) * 1000.0 / elapsed;
+    }
+
+    /** The last hour: pending and published per second, one point every {@link History#STEP} (the console's chart). */
+    public History.Series history() {
+        return history.series();
     }
 
     /** The last failed publish attempts seen by this relay, the newest first. */

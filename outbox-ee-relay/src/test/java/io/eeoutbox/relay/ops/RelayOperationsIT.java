@@ -39,7 +39,7 @@ class RelayOperationsIT {
         OutboxRelay relay = OutboxRelay.builder().config(RelayIt.config("ops").build()).dataSource(db.dataSource())
                 .executor(executor).publisher(message -> { }).build(); // never started: nothing is claimed
         ops = new RelayOperations(relay, new OperatorQueries(db.dataSource()), List::of, Map.of("extra.key", "x"),
-                Clock.systemUTC());
+                Clock.systemUTC(), null);
     }
 
     @AfterEach

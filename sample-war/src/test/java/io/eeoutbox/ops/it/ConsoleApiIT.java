@@ -36,6 +36,8 @@ class ConsoleApiIT {
     void whoMayReadAndAct() throws Exception {
         assertEquals(401, new ConsoleHttp(app, null).get("api/overview").statusCode(), "anonymous");
         assertEquals(403, new ConsoleHttp(app, ConsoleHttp.NO_ROLE).get("api/overview").statusCode(), "no role");
+        assertEquals(401, new ConsoleHttp(app, null).get("api/history").statusCode(), "anonymous: the chart's data");
+        assertEquals(403, new ConsoleHttp(app, ConsoleHttp.NO_ROLE).get("api/history").statusCode(), "no role: the chart");
         ConsoleHttp viewer = new ConsoleHttp(app, ConsoleHttp.VIEWER).signIn();
         HttpResponse<String> overview = viewer.get("api/overview");
         assertEquals(200, overview.statusCode(), overview.body());
@@ -43,6 +45,9 @@ class ConsoleApiIT {
         assertTrue(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), csp);
         assertEquals(OpsDeployment.RELAY_NAME, ConsoleHttp.json(overview).getJsonArray("relays").getJsonObject(0)
                 .getString("name"));
+        HttpResponse<String> history = viewer.get("api/history");
+        assertEquals(200, history.statusCode(), history.body());
+        assertEquals(10, ConsoleHttp.json(history).getInt("stepSeconds"), history.body());
         assertEquals(403, viewer.post("api/relay/pause", "{}").statusCode(), "a viewer may not pause");
         assertEquals(403, viewer.post("api/relay/run-now", "{}").statusCode(), "a viewer may not run the relay now");
         assertEquals("running", viewer.relayState());

@@ -4,10 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -135,6 +140,70 @@ class ConsoleBrowserIT {
         assertEquals("paused", new ConsoleHttp(app, ConsoleHttp.ADMIN).relayState());
         browser.findElement(By.id("resume")).click();
         waitFor(() -> text("relay-state").equals("running"), "the relay shown running");
+    }
+
+    /**
+     * The chart of the last hour draws the points {@code GET api/history} returns: as many vertices per series as the
+     * API has known values between the first and last point drawn, and the caption (the chart's text) gives the last
+     * point's values. The history gets a point every 10 s from the relay's start, the first rate at the second.
+     */
+    @Test
+    void theChartDrawsThePointsOfTheHistory() throws Exception {
+        ConsoleHttp viewer = new ConsoleHttp(app, ConsoleHttp.VIEWER);
+        browser = ConsoleBrowser.openConsole(PROFILES, viewer.console, ConsoleHttp.VIEWER);
+        waitFor(() -> text("user").equals(ConsoleHttp.VIEWER), "the page to show the signed-in viewer");
+        // one script, one moment: the page redraws the chart every refresh
+        String read = "var s = document.getElementById('chart-svg');"
+                + "var p = s.querySelector('path.pending'), r = s.querySelector('path.rate');"
+                + "return [s.getAttribute('data-first-at') || '', s.getAttribute('data-last-at') || '',"
+                + " p ? p.getAttribute('d') : '', r ? r.getAttribute('d') : '',"
+                + " p ? p.getAttribute('data-points') : '0', r ? r.getAttribute('data-points') : '0',"
+                + " document.getElementById('chart-caption').textContent];";
+        List<?>[] chart = new List<?>[1];
+        new WebDriverWait(browser, PATIENCE.multipliedBy(2)).withMessage(() -> "the chart with a rate; drawn: "
+                + (chart[0] == null ? "nothing" : chart[0]) + "; message: " + text("message"))
+                .until(d -> {
+                    chart[0] = (List<?>) ((JavascriptExecutor) browser).executeScript(read);
+                    return Integer.parseInt(String.valueOf(chart[0].get(5))) > 0
+                            && Integer.parseInt(String.valueOf(chart[0].get(4))) > 0;
+                });
+        String first = (String) chart[0].get(0);
+        String last = (String) chart[0].get(1);
+        JsonArray points = ConsoleHttp.json(viewer.get("api/history")).getJsonArray("points");
+        int pending = 0;
+        int rates = 0;
+        JsonObject lastPoint = null;
+        for (JsonValue v : points) {
+            JsonObject p = v.asJsonObject();
+            Instant at = Instant.parse(p.getString("at"));
+            if (!at.isBefore(Instant.parse(first)) && !at.isAfter(Instant.parse(last))) {
+                pending += p.isNull("pending") ? 0 : 1;
+                rates += p.isNull("publishedPerSecond") ? 0 : 1;
+                lastPoint = p;
+            }
+        }
+        assertTrue(lastPoint != null && lastPoint.getString("at").equals(last), "the API has the last point drawn, "
+                + last + ": " + points);
+        assertFalse(String.valueOf(chart[0]).contains("NaN"), "every point placed: " + chart[0]);
+        assertEquals(pending, vertices((String) chart[0].get(2)), "the pending line's vertices: " + chart[0]);
+        assertEquals(rates, vertices((String) chart[0].get(3)), "the rate line's vertices: " + chart[0]);
+        assertEquals(String.valueOf(pending), String.valueOf(chart[0].get(4)));
+        String caption = (String) chart[0].get(6);
+        String values = "latest at " + last + ": " + (lastPoint.isNull("pending") ? "pending unknown"
+                : js(lastPoint.getJsonNumber("pending")) + " pending") + ", " + (lastPoint.isNull("publishedPerSecond")
+                ? "rate unknown" : js(lastPoint.getJsonNumber("publishedPerSecond")) + " published/s");
+        assertTrue(caption.startsWith(values), "the caption gives the last point's values (" + values + "): " + caption);
+    }
+
+    /** A number as JavaScript's String() writes it (52.3, and 25 for 25.0). */
+    private static String js(JsonNumber n) {
+        double d = n.doubleValue();
+        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
+    }
+
+    /** The points of an SVG path as the console draws a series: each an M or L command. */
+    private static int vertices(String d) {
+        return d.equals("M0 0") ? 0 : d.split("[ML]", -1).length - 1;
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.eeoutbox.relay.ee.EeConfigLookup;
 import io.eeoutbox.relay.ee.OutboxRelayBootstrap;
 import io.eeoutbox.relay.ops.GaugeRefresher;
 import io.eeoutbox.relay.ops.GaugeSource;
+import io.eeoutbox.relay.ops.History;
 import io.eeoutbox.relay.ops.MetricsSink;
 import io.eeoutbox.relay.ops.OpsConfig;
 import io.eeoutbox.relay.ee.ResourceNames;
@@ -35,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -49,8 +51,10 @@ import javax.sql.DataSource;
  * all call that instance); listens to the relay (it is a {@link RelayListener} bean, so
  * {@link OutboxRelayBootstrap} hands it every observation, for the metrics, the health and the recent failures);
  * and, right after the bootstrap has started the relay, registers the MBean, starts the gauge refresher on the
- * relay's executor and exports the metrics through the server's metrics API; right before the bootstrap stops the
- * relay, it undoes all three, so a redeployment starts clean.
+ * relay's executor, samples the console's {@link History} every {@link History#STEP} on it (from the gauges and
+ * the counters, no statement of its own; the history outlives a relay restarted within the deployment) and exports
+ * the metrics through the server's metrics API; right before the bootstrap stops the relay, it undoes all of it, so
+ * a redeployment starts clean.
  *
  * <p>The ordering comes from observer priorities: the bootstrap observes the application's start and
  * stop at the default priority ({@code APPLICATION + 500}); this bean starts after it and stops before it.
@@ -72,7 +76,9 @@ public class OpsBootstrap implements RelayListener {
     private volatile OpsConfig config;
     private volatile RelayMetrics metrics;
     private volatile RelayHealth health;
+    private volatile History history;
     private GaugeRefresher refresher;
+    private ScheduledFuture<?> sampler;
     private ObjectName mbeanName;
     private List<MetricsSink> sinks = List.of();
     private boolean started;
@@ -85,6 +91,7 @@ public class OpsBootstrap implements RelayListener {
                     OpsConfig loaded = OpsConfig.load(EeConfigLookup.forApplication(loader()));
                     metrics = new RelayMetrics();
                     health = new RelayHealth(clock, loaded);
+                    history = new History(clock, loaded.refreshInterval().multipliedBy(2).plus(History.STEP));
                     // Published last: a relay thread that sees config set (without the lock) must also
                     // see metrics and health (it once saw health still null at start-up).
                     config = loaded;
@@ -126,6 +133,8 @@ public class OpsBootstrap implements RelayListener {
         try {
             executor = InitialContext.doLookup(bootstrap.resourceNames().executor());
             refresher.start(executor);
+            // the first point at start, beside the first refresh: its pending is unknown if it runs before it
+            sampler = executor.scheduleAtFixedRate(this::sample, 0, History.STEP.toMillis(), TimeUnit.MILLISECONDS);
         } catch (NamingException | RuntimeException e) {
             LOG.log(Level.WARNING, "relay " + name + ": the gauge refresher could not be scheduled on "
                     + bootstrap.resourceNames().executor() + "; the database gauges stay unknown", e);
@@ -171,11 +180,24 @@ public class OpsBootstrap implements RelayListener {
         }
     }
 
+    /** One point of the console's chart (a scheduled task must not throw: that would end its schedule). */
+    private void sample() {
+        try {
+            history.sample(refresher, operations().orElse(null));
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "the console's history could not be sampled", e);
+        }
+    }
+
     synchronized void stop() {
         if (!started) {
             return;
         }
         started = false;
+        if (sampler != null) {
+            sampler.cancel(false);
+            sampler = null;
+        }
         RelayMBeans.unregister(ManagementFactory.getPlatformMBeanServer(), mbeanName);
         mbeanName = null;
         if (refresher != null) {
@@ -191,6 +213,7 @@ public class OpsBootstrap implements RelayListener {
      * the deployment gets a new one.
      */
     public synchronized Optional<RelayOperations> operations() {
+        config(); // the history
         Optional<OutboxRelay> running = bootstrap.relay();
         if (running.isEmpty()) {
             return Optional.empty();
@@ -205,7 +228,7 @@ public class OpsBootstrap implements RelayListener {
                 LOG.log(Level.WARNING, "relay " + relay.config().name() + ": its data source " + names.dataSource()
                         + " cannot be found; the console cannot browse dead letters", e);
             }
-            operations = new RelayOperations(relay, queries, recentFailures::list, shown(names), clock);
+            operations = new RelayOperations(relay, queries, recentFailures::list, shown(names), clock, history);
         }
         return Optional.of(operations);
     }

@@ -149,6 +149,111 @@
     $('next-page').disabled = nextAfter === null;
   }
 
+  // --- the chart of the last hour (api/history): inline SVG, no library; the caption is its text alternative ---
+  var SVG = 'http://www.w3.org/2000/svg';
+  var CW = 720, CH = 230, CL = 56, CR = 56, CT = 22, CB = 30;
+
+  function svg(parent, name, attrs, text) {
+    var e = document.createElementNS(SVG, name);
+    for (var k in attrs) {
+      if (attrs.hasOwnProperty(k)) { e.setAttribute(k, String(attrs[k])); }
+    }
+    if (text !== undefined) { e.textContent = text; }
+    parent.appendChild(e);
+    return e;
+  }
+
+  /** The smallest of 1, 2, 5 times a power of ten at or above v (1 for nothing). */
+  function niceMax(v) {
+    if (!(v > 0)) { return 1; }
+    var p = Math.pow(10, Math.floor(Math.log(v) / Math.LN10));
+    var m = [1, 2, 5, 10];
+    for (var i = 0; i < m.length; i++) { if (m[i] * p >= v) { return m[i] * p; } }
+    return 10 * p;
+  }
+
+  function short(v) {
+    return v >= 10000 ? Math.round(v / 1000) + 'k' : String(Math.round(v * 100) / 100);
+  }
+
+  /**
+   * One series as a path: a point is joined to the previous one only when both are known and at most 1.5 steps
+   * apart (no line across a gap); a point alone is drawn as a dot. Returns how many points it drew.
+   */
+  function series(g, h, key, cls, x, y) {
+    var d = [], drawn = 0, prev = null;
+    for (var i = 0; i < h.points.length; i++) {
+      var p = h.points[i], v = p[key];
+      if (v === null || v === undefined) { prev = null; continue; }
+      var t = Date.parse(p.at);
+      var xy = x(t).toFixed(1) + ' ' + y(v).toFixed(1);
+      d.push(prev !== null && t - prev <= 1.5 * h.stepSeconds * 1000 ? 'L' + xy : 'M' + xy + 'h0');
+      prev = t;
+      drawn++;
+    }
+    var path = svg(g, 'path', { 'class': cls, d: d.length ? d.join(' ') : 'M0 0' });
+    path.setAttribute('data-points', String(drawn));
+    return drawn;
+  }
+
+  function drawChart(h) {
+    var root = $('chart-svg');
+    while (root.firstChild) { root.removeChild(root.firstChild); }
+    var end = Date.parse(h.now), start = end - h.windowSeconds * 1000;
+    var pw = CW - CL - CR, ph = CH - CT - CB;
+    var maxP = 0, maxR = 0, i, p;
+    for (i = 0; i < h.points.length; i++) {
+      p = h.points[i];
+      if (p.pending !== null && p.pending > maxP) { maxP = p.pending; }
+      if (p.publishedPerSecond !== null && p.publishedPerSecond > maxR) { maxR = p.publishedPerSecond; }
+    }
+    maxP = niceMax(maxP);
+    maxR = niceMax(maxR);
+    function x(t) { return CL + Math.max(0, t - start) / (end - start) * pw; }
+    function yP(v) { return CT + ph - v / maxP * ph; }
+    function yR(v) { return CT + ph - v / maxR * ph; }
+    for (i = 0; i < h.points.length; i++) {
+      p = h.points[i];
+      if (p.state !== 'running') {
+        var t = Date.parse(p.at), from = x(t - h.stepSeconds * 1000);
+        svg(root, 'rect', { 'class': 'band band-' + p.state, x: from.toFixed(1), y: CT, width: (x(t) - from).toFixed(1), height: ph });
+      }
+    }
+    for (i = 0; i <= 4; i++) {
+      var gy = CT + ph - i * ph / 4, gx = CL + i * pw / 4;
+      svg(root, 'line', { 'class': 'grid', x1: CL, y1: gy, x2: CL + pw, y2: gy });
+      svg(root, 'text', { 'class': 'end', x: CL - 6, y: gy + 4 }, short(maxP * i / 4));
+      svg(root, 'text', { x: CL + pw + 6, y: gy + 4 }, short(maxR * i / 4));
+      svg(root, 'text', { 'class': 'middle', x: gx, y: CH - 10 },
+        i === 4 ? 'now' : '-' + Math.round(h.windowSeconds / 60 * (4 - i) / 4) + ' min');
+    }
+    svg(root, 'line', { 'class': 'axis', x1: CL, y1: CT, x2: CL, y2: CT + ph });
+    svg(root, 'line', { 'class': 'axis', x1: CL + pw, y1: CT, x2: CL + pw, y2: CT + ph });
+    svg(root, 'line', { 'class': 'axis', x1: CL, y1: CT + ph, x2: CL + pw, y2: CT + ph });
+    svg(root, 'text', { 'class': 'end', x: CL, y: CT - 10 }, 'pending');
+    svg(root, 'text', { 'class': 'end', x: CW - 2, y: CT - 10 }, 'published/s');
+    series(root, h, 'pending', 'pending', x, yP);
+    series(root, h, 'publishedPerSecond', 'rate', x, yR);
+    var n = h.points.length;
+    root.setAttribute('data-first-at', n ? h.points[0].at : '');
+    root.setAttribute('data-last-at', n ? h.points[n - 1].at : '');
+    $('chart-caption').textContent = caption(h);
+  }
+
+  function caption(h) {
+    var n = h.points.length;
+    if (!n) { return 'no points yet (one every ' + h.stepSeconds + ' s).'; }
+    var last = h.points[n - 1], maxP = null;
+    for (var i = 0; i < n; i++) {
+      var v = h.points[i].pending;
+      if (v !== null && (maxP === null || v > maxP)) { maxP = v; }
+    }
+    return 'latest at ' + last.at + ': ' + (last.pending === null ? 'pending unknown' : last.pending + ' pending') + ', '
+      + (last.publishedPerSecond === null ? 'rate unknown' : last.publishedPerSecond + ' published/s') + ', relay '
+      + last.state + '; ' + n + ' points since ' + h.points[0].at
+      + (maxP === null ? '' : ', at most ' + maxP + ' pending') + '.';
+  }
+
   function refresh() {
     request('GET', 'api/overview', undefined, function (status, json) {
       if (status === 200) {
@@ -157,6 +262,9 @@
       } else {
         failed('Reading the relay', status, json);
       }
+    });
+    request('GET', 'api/history', undefined, function (status, json) {
+      if (status === 200) { drawChart(json); } else { failed('Reading the history', status, json); }
     });
     request('GET', 'api/dead-letters' + query({ after: cursors[cursors.length - 1] }), undefined, function (status, json) {
       if (status === 200) { showDeadLetters(json); } else { failed('Reading the dead letters', status, json); }
