@@ -1,0 +1,85 @@
+package io.eeoutbox.wildfly;
+
+import org.jboss.as.controller.AttributeDefinition;
+import org.jboss.as.controller.OperationFailedException;
+import org.jboss.as.controller.PrimitiveListAttributeDefinition;
+import org.jboss.as.controller.SimpleAttributeDefinitionBuilder;
+import org.jboss.dmr.ModelNode;
+import org.jboss.dmr.ModelType;
+
+/**
+ * The attributes of {@code /subsystem=ee-outbox/relay=NAME}, each read from an attribute of the relay's MBean
+ * ({@code RelayAdminMXBean} in outbox-ee-relay) when asked; {@code state} is derived from two of them. The numbers are
+ * registered as metrics, the rest as read-only runtime attributes; {@code paused} is also writable, so that HAL's form
+ * can switch it.
+ */
+enum RelayAttribute {
+    STATE("state", ModelType.STRING, null),
+    RUNNING("running", ModelType.BOOLEAN, "Running"),
+    PAUSED("paused", ModelType.BOOLEAN, "Paused"),
+    LISTENING("listening", ModelType.BOOLEAN, "Listening"),
+    PUBLISHER("publisher", ModelType.STRING, "Publisher"),
+    POLL_INTERVAL("poll-interval", ModelType.STRING, "PollInterval"),
+    PENDING("pending", ModelType.LONG, "Pending"),
+    DEAD_LETTERS("dead-letters", ModelType.LONG, "DeadLetters"),
+    OLDEST_PENDING_AGE_SECONDS("oldest-pending-age-seconds", ModelType.LONG, "OldestPendingAgeSeconds"),
+    PUBLISHED_SINCE_START("published-since-start", ModelType.LONG, "PublishedSinceStart"),
+    FAILED_SINCE_START("failed-since-start", ModelType.LONG, "FailedSinceStart"),
+    DEAD_LETTERED_SINCE_START("dead-lettered-since-start", ModelType.LONG, "DeadLetteredSinceStart"),
+    BATCHES_SINCE_START("batches-since-start", ModelType.LONG, "BatchesSinceStart"),
+    LAST_BATCH_DURATION_MILLIS("last-batch-duration-millis", ModelType.LONG, "LastBatchDurationMillis"),
+    LAST_LOOP_AT("last-loop-at", ModelType.STRING, "LastLoopAt"),
+    LAST_ERROR("last-error", ModelType.STRING, "LastError"),
+    LAST_ERROR_AT("last-error-at", ModelType.STRING, "LastErrorAt"),
+    HELD_DESTINATIONS("held-destinations", ModelType.LIST, "HeldDestinations");
+
+    private final String mbeanAttribute;
+    private final boolean metric;
+    private final AttributeDefinition definition;
+
+    RelayAttribute(String name, ModelType type, String mbeanAttribute) {
+        this.mbeanAttribute = mbeanAttribute;
+        this.metric = type == ModelType.LONG;
+        this.definition = type == ModelType.LIST
+                ? new PrimitiveListAttributeDefinition.Builder(name, ModelType.STRING).setRequired(false)
+                        .setStorageRuntime().build()
+                : new SimpleAttributeDefinitionBuilder(name, type).setRequired(false).setStorageRuntime().build();
+    }
+
+    AttributeDefinition definition() {
+        return definition;
+    }
+
+    boolean metric() {
+        return metric;
+    }
+
+    /** This attribute of the relay, as a model value: undefined when the MBean says null. */
+    ModelNode read(RelayJmx jmx, String relay) throws OperationFailedException {
+        if (this == STATE) {
+            boolean running = Boolean.TRUE.equals(jmx.attribute(relay, RUNNING.mbeanAttribute));
+            boolean paused = Boolean.TRUE.equals(jmx.attribute(relay, PAUSED.mbeanAttribute));
+            return new ModelNode(!running ? "stopped" : paused ? "paused" : "running");
+        }
+        return toModel(jmx.attribute(relay, mbeanAttribute));
+    }
+
+    static ModelNode toModel(Object value) {
+        ModelNode node = new ModelNode();
+        if (value instanceof Boolean b) {
+            node.set(b);
+        } else if (value instanceof Long l) {
+            node.set(l);
+        } else if (value instanceof Integer i) {
+            node.set(i);
+        } else if (value instanceof String[] list) {
+            node.setEmptyList();
+            for (String line : list) {
+                node.add(line);
+            }
+        } else if (value != null) {
+            node.set(value.toString());
+        }
+        return node;
+    }
+}

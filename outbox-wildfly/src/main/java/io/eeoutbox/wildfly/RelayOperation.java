@@ -1,0 +1,77 @@
+package io.eeoutbox.wildfly;
+
+import java.util.List;
+import org.jboss.as.controller.OperationDefinition;
+import org.jboss.as.controller.SimpleAttributeDefinition;
+import org.jboss.as.controller.SimpleAttributeDefinitionBuilder;
+import org.jboss.as.controller.SimpleOperationDefinitionBuilder;
+import org.jboss.as.controller.descriptions.ResourceDescriptionResolver;
+import org.jboss.dmr.ModelType;
+
+/**
+ * The operations of {@code /subsystem=ee-outbox/relay=NAME}, each one call of the relay's MBean (so that the relay's
+ * one operations service does the work and logs it). All are runtime-only: under RBAC they need WRITE_RUNTIME, which
+ * Operator and above have and Monitor has not.
+ */
+enum RelayOperation {
+    PAUSE("pause", "pause", null),
+    RESUME("resume", "resume", null),
+    RUN_NOW("run-now", "runNow", null),
+    RETRY_DEAD_LETTER("retry-dead-letter", "retryDeadLetter", ModelType.BOOLEAN, Parameters.EVENT_ID),
+    RETRY_DEAD_LETTERS("retry-dead-letters", "retryDeadLetters", ModelType.INT, Parameters.EVENT_TYPE,
+            Parameters.AGGREGATE_TYPE, Parameters.CREATED_FROM, Parameters.CREATED_TO);
+
+    private final String name;
+    private final String mbeanOperation;
+    private final ModelType reply;
+    private final List<SimpleAttributeDefinition> parameters;
+
+    RelayOperation(String name, String mbeanOperation, ModelType reply, SimpleAttributeDefinition... parameters) {
+        this.name = name;
+        this.mbeanOperation = mbeanOperation;
+        this.reply = reply;
+        this.parameters = List.of(parameters);
+    }
+
+    String operationName() {
+        return name;
+    }
+
+    String mbeanOperation() {
+        return mbeanOperation;
+    }
+
+    List<SimpleAttributeDefinition> parameters() {
+        return parameters;
+    }
+
+    boolean hasReply() {
+        return reply != null;
+    }
+
+    OperationDefinition definition(ResourceDescriptionResolver resolver) {
+        SimpleOperationDefinitionBuilder builder = new SimpleOperationDefinitionBuilder(name, resolver).setRuntimeOnly();
+        parameters.forEach(builder::addParameter);
+        if (reply != null) {
+            builder.setReplyType(reply);
+        }
+        return builder.build();
+    }
+
+    /** The parameters, all strings as the MBean takes them; the relay checks and names a bad one. */
+    static final class Parameters {
+        static final SimpleAttributeDefinition EVENT_ID = string("event-id", true);
+        static final SimpleAttributeDefinition EVENT_TYPE = string("event-type", false);
+        static final SimpleAttributeDefinition AGGREGATE_TYPE = string("aggregate-type", false);
+        static final SimpleAttributeDefinition CREATED_FROM = string("created-from", false);
+        static final SimpleAttributeDefinition CREATED_TO = string("created-to", false);
+
+        private Parameters() {
+        }
+
+        private static SimpleAttributeDefinition string(String name, boolean required) {
+            return new SimpleAttributeDefinitionBuilder(name, ModelType.STRING).setRequired(required)
+                    .setAllowExpression(false).build();
+        }
+    }
+}
