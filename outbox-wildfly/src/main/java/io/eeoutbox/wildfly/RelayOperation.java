@@ -1,6 +1,9 @@
 package io.eeoutbox.wildfly;
 
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jboss.as.controller.OperationFailedException;
 import org.jboss.as.controller.OperationDefinition;
 import org.jboss.as.controller.SimpleAttributeDefinition;
 import org.jboss.as.controller.SimpleAttributeDefinitionBuilder;
@@ -47,6 +50,44 @@ enum RelayOperation {
 
     boolean hasReply() {
         return reply != null;
+    }
+
+    /**
+     * Runs {@code call}; a failure's message names this operation's parameters as the model does ({@code event-id}),
+     * not as the MBean does ({@code eventId}), so that the bad argument is recognizable in jboss-cli and HAL.
+     */
+    Object named(RelayCall call) throws OperationFailedException {
+        try {
+            return call.run();
+        } catch (OperationFailedException e) {
+            String message = e.getMessage();
+            for (SimpleAttributeDefinition parameter : parameters) {
+                message = message.replaceAll("\\b" + Pattern.quote(mbeanName(parameter.getName())) + "\\b",
+                        Matcher.quoteReplacement(parameter.getName()));
+            }
+            throw message.equals(e.getMessage()) ? e : new OperationFailedException(message);
+        }
+    }
+
+    /** {@code event-id} as the MBean's parameter, {@code eventId}. */
+    static String mbeanName(String parameter) {
+        StringBuilder b = new StringBuilder();
+        boolean upper = false;
+        for (char c : parameter.toCharArray()) {
+            if (c == '-') {
+                upper = true;
+            } else {
+                b.append(upper ? Character.toUpperCase(c) : c);
+                upper = false;
+            }
+        }
+        return b.toString();
+    }
+
+    /** One call of the relay's MBean. */
+    @FunctionalInterface
+    interface RelayCall {
+        Object run() throws OperationFailedException;
     }
 
     OperationDefinition definition(ResourceDescriptionResolver resolver) {

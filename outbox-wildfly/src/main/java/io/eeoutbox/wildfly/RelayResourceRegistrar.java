@@ -58,15 +58,20 @@ final class RelayResourceRegistrar {
     }
 
     /**
-     * Checks that the caller may change the runtime (WRITE_RUNTIME: Operator and above under RBAC), calls the MBean and
-     * logs the action, done or failed, with the management user. The check is explicit: the management kernel checks
-     * an operation's effects only when its handler touches the model or the service registry, and these handlers touch
-     * neither (without it a Monitor's {@code :pause} ran; docs/design/issue-32-server-admin-tools.md, "Step 1 as built").
+     * Checks, in the model stage, that the caller may change the runtime (WRITE_RUNTIME: Operator and above under
+     * RBAC). The check is explicit: the management kernel checks an operation's effects only when its handler touches
+     * the model or the service registry, and these handlers touch neither (without it a Monitor's {@code :pause} ran;
+     * docs/design/issue-32-server-admin-tools.md, "Step 1 as built"). A refusal in the model stage is not logged as a
+     * server error, as one in the runtime stage is.
      */
-    private Object audited(OperationContext context, ModelNode request, String action, String arguments, Call call)
-            throws OperationFailedException {
+    static void authorizeAction(OperationContext context, ModelNode request) throws OperationFailedException {
         context.authorize(request, EnumSet.of(Action.ActionEffect.WRITE_RUNTIME))
                 .failIfDenied(request, context.getCurrentAddress());
+    }
+
+    /** Calls the MBean and logs the action, done or failed, with the management user. */
+    private Object audited(OperationContext context, String action, String arguments, Call call)
+            throws OperationFailedException {
         String user = user(context);
         String relay = context.getCurrentAddressValue();
         String line = "ee-outbox management: user=" + user + " action=" + action + " relay=" + relay + arguments;
@@ -104,6 +109,12 @@ final class RelayResourceRegistrar {
     /** {@code write-attribute(name=paused, value=true|false)}: the relay's pause or resume. */
     private final class WritePaused extends AbstractRuntimeOnlyHandler {
         @Override
+        public void execute(OperationContext context, ModelNode operation) throws OperationFailedException {
+            authorizeAction(context, operation);
+            super.execute(context, operation);
+        }
+
+        @Override
         protected void executeRuntimeStep(OperationContext context, ModelNode operation) throws OperationFailedException {
             ModelNode value = operation.get(ModelDescriptionConstants.VALUE);
             RelayAttribute.PAUSED.definition().getValidator().validateParameter(ModelDescriptionConstants.VALUE, value);
@@ -112,7 +123,7 @@ final class RelayResourceRegistrar {
             }
             boolean paused = value.asBoolean();
             String action = paused ? "pause" : "resume";
-            audited(context, operation, "write-attribute", " paused=" + paused, relay -> jmx.invoke(relay, action, null, null));
+            audited(context, "write-attribute", " paused=" + paused, relay -> jmx.invoke(relay, action, null, null));
         }
     }
 
@@ -121,6 +132,12 @@ final class RelayResourceRegistrar {
 
         Act(RelayOperation operation) {
             this.operation = operation;
+        }
+
+        @Override
+        public void execute(OperationContext context, ModelNode request) throws OperationFailedException {
+            authorizeAction(context, request);
+            super.execute(context, request);
         }
 
         @Override
@@ -138,8 +155,9 @@ final class RelayResourceRegistrar {
                     arguments.append(' ').append(parameter.getName()).append('=').append(value.asString());
                 }
             }
-            Object result = audited(context, request, operation.operationName(), arguments.toString(),
-                    relay -> jmx.invoke(relay, operation.mbeanOperation(), n == 0 ? null : params, n == 0 ? null : signature));
+            Object result = audited(context, operation.operationName(), arguments.toString(),
+                    relay -> operation.named(() -> jmx.invoke(relay, operation.mbeanOperation(), n == 0 ? null : params,
+                            n == 0 ? null : signature)));
             if (operation.hasReply()) {
                 context.getResult().set(RelayAttribute.toModel(result));
             }

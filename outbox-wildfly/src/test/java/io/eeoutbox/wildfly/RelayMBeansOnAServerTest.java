@@ -60,6 +60,10 @@ public class RelayMBeansOnAServerTest {
                 new String[] {String.class.getName()}))
                 .isInstanceOf(OperationFailedException.class)
                 .hasMessage("relay orders-1: eventId 'x' is not a UUID");
+        assertThatThrownBy(() -> RelayOperation.RETRY_DEAD_LETTER.named(() -> jmx.invoke("orders-1", "retryDeadLetter",
+                new Object[] {"x"}, new String[] {String.class.getName()})))
+                .isInstanceOf(OperationFailedException.class)
+                .hasMessage("relay orders-1: event-id 'x' is not a UUID");
         assertThatThrownBy(() -> jmx.attribute("orders-1", "Pending"))
                 .isInstanceOf(OperationFailedException.class).hasMessageContaining("has no MBean attribute Pending");
         assertThatThrownBy(() -> jmx.attribute("gone", "Paused"))

@@ -15,7 +15,9 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
@@ -145,7 +147,8 @@ class ManagementModelIT {
         Response bad = operator.call("retry-dead-letter", Map.of("event-id", "not-a-uuid"), RELAY);
         assertFalse(bad.succeeded(), bad.toString());
         String failure = result(bad).getString("failure-description");
-        assertTrue(failure.startsWith("relay " + OpsDeployment.RELAY_NAME + ": ") && failure.contains("UUID"), failure);
+        assertTrue(failure.startsWith("relay " + OpsDeployment.RELAY_NAME + ": event-id ") && failure.contains("UUID"),
+                "the relay's message, naming the parameter as the model does: " + failure);
 
         Response gone = operator.call("pause", Map.of(), "subsystem", "ee-outbox", "relay", "no-such-relay");
         assertFalse(gone.succeeded(), gone.toString());
@@ -168,6 +171,37 @@ class ManagementModelIT {
         assertTrue(types.getJsonArray("result").toString().contains("\"relay\""), types.toString());
         LOG.info(() -> "relay=* as read-resource-description shows it: attributes "
                 + relay.getJsonObject("attributes").keySet() + ", operations " + relay.getJsonObject("operations").keySet());
+    }
+
+    @Test
+    void theReadmesJbossCliLinesWork() throws Exception {
+        Path readme = Path.of(System.getProperty("basedir", "."), "..", "README.md");
+        List<String> lines = Files.readAllLines(readme).stream().filter(l -> l.startsWith("bin/jboss-cli.sh --connect"))
+                .toList();
+        assertEquals(3, lines.size(), "the README's jboss-cli lines: " + lines);
+        String[] expected = {OpsDeployment.RELAY_NAME, "\"state\" => \"running\"", "\"outcome\" => \"success\""};
+        for (int i = 0; i < lines.size(); i++) {
+            String output = cli(lines.get(i).replace("relay=orders", "relay=" + OpsDeployment.RELAY_NAME));
+            assertTrue(output.contains(expected[i]), lines.get(i) + " printed: " + output);
+        }
+        assertEquals(Boolean.TRUE, server.getAttribute(mbean, "Paused"), "paused by the README's third line");
+    }
+
+    /** Runs one README line ({@code bin/jboss-cli.sh --connect --command="..."}) against this suite's server as the Operator. */
+    private static String cli(String line) throws Exception {
+        String command = line.substring(line.indexOf("--command=\"") + "--command=\"".length(), line.lastIndexOf('"'));
+        Path home = Path.of(System.getProperty("wildfly.home"));
+        ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/jboss-cli.sh").toString(), "--connect",
+                "--controller=remote+http://127.0.0.1:" + System.getProperty("wildfly.management-port"),
+                "--user=outbox-operator", "--password=outbox-operator-1", "--command=" + command)
+                .redirectErrorStream(true);
+        builder.environment().put("JBOSS_HOME", home.toString());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "jboss-cli did not end: " + output);
+        assertEquals(0, process.exitValue(), command + " printed: " + output);
+        return output;
     }
 
     private JsonObject read(WildFlyManagement as) throws IOException {
