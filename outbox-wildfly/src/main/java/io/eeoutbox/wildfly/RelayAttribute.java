@@ -20,9 +20,10 @@ enum RelayAttribute {
     LISTENING("listening", ModelType.BOOLEAN, "Listening"),
     PUBLISHER("publisher", ModelType.STRING, "Publisher"),
     POLL_INTERVAL("poll-interval", ModelType.STRING, "PollInterval"),
-    PENDING("pending", ModelType.LONG, "Pending"),
-    DEAD_LETTERS("dead-letters", ModelType.LONG, "DeadLetters"),
-    OLDEST_PENDING_AGE_SECONDS("oldest-pending-age-seconds", ModelType.LONG, "OldestPendingAgeSeconds"),
+    PENDING("pending", ModelType.LONG, "RefreshedPending"),
+    DEAD_LETTERS("dead-letters", ModelType.LONG, "RefreshedDeadLetters"),
+    OLDEST_PENDING_AGE_SECONDS("oldest-pending-age-seconds", ModelType.LONG, "RefreshedOldestPendingAgeSeconds"),
+    GAUGES_REFRESHED_AT("gauges-refreshed-at", ModelType.STRING, "GaugesRefreshedAt"),
     PUBLISHED_SINCE_START("published-since-start", ModelType.LONG, "PublishedSinceStart"),
     FAILED_SINCE_START("failed-since-start", ModelType.LONG, "FailedSinceStart"),
     DEAD_LETTERED_SINCE_START("dead-lettered-since-start", ModelType.LONG, "DeadLetteredSinceStart"),
@@ -32,6 +33,8 @@ enum RelayAttribute {
     LAST_ERROR("last-error", ModelType.STRING, "LastError"),
     LAST_ERROR_AT("last-error-at", ModelType.STRING, "LastErrorAt"),
     HELD_DESTINATIONS("held-destinations", ModelType.LIST, "HeldDestinations");
+
+    private static final String REFRESHED = "Refreshed";
 
     private final String mbeanAttribute;
     private final boolean metric;
@@ -61,7 +64,24 @@ enum RelayAttribute {
             boolean paused = Boolean.TRUE.equals(jmx.attribute(relay, PAUSED.mbeanAttribute));
             return new ModelNode(!running ? "stopped" : paused ? "paused" : "running");
         }
+        if (mbeanAttribute.startsWith(REFRESHED) || this == GAUGES_REFRESHED_AT) {
+            return refreshed(jmx, relay);
+        }
         return toModel(jmx.attribute(relay, mbeanAttribute));
+    }
+
+    /**
+     * The row counts as the relay's background refresh last read them, so that a read of the model never waits on the
+     * database; undefined before the first refresh. A relay older than these attributes is asked the live ones
+     * ({@code Pending}, ...), which query the database.
+     */
+    private ModelNode refreshed(RelayJmx jmx, String relay) throws OperationFailedException {
+        Object value = jmx.attributeIfPresent(relay, mbeanAttribute);
+        if (value == RelayJmx.ABSENT) {
+            return this == GAUGES_REFRESHED_AT ? new ModelNode()
+                    : toModel(jmx.attribute(relay, mbeanAttribute.substring(REFRESHED.length())));
+        }
+        return value instanceof Long n && n < 0 ? new ModelNode() : toModel(value);
     }
 
     static ModelNode toModel(Object value) {

@@ -36,6 +36,20 @@ final class RelayJmx {
         }
     }
 
+    /** What {@link #attributeIfPresent} returns when the relay's MBean has no such attribute (an older relay). */
+    static final Object ABSENT = new Object();
+
+    Object attributeIfPresent(String relay, String attribute) throws OperationFailedException {
+        ObjectName name = require(relay);
+        try {
+            return relays.server().getAttribute(name, attribute);
+        } catch (AttributeNotFoundException e) {
+            return ABSENT;
+        } catch (JMException | RuntimeException e) {
+            throw failure(relay, e);
+        }
+    }
+
     Object invoke(String relay, String operation, Object[] params, String[] signature) throws OperationFailedException {
         ObjectName name = require(relay);
         try {

@@ -24,6 +24,9 @@ public class RelayMBeansOnAServerTest {
     public interface FakeRelayMXBean {
         boolean isPaused();
 
+        /** Only the live count, as relays before the Refreshed... attributes have. */
+        long getPending();
+
         boolean retryDeadLetter(String eventId);
     }
 
@@ -31,6 +34,11 @@ public class RelayMBeansOnAServerTest {
         @Override
         public boolean isPaused() {
             return true;
+        }
+
+        @Override
+        public long getPending() {
+            return 7;
         }
 
         @Override
@@ -50,6 +58,8 @@ public class RelayMBeansOnAServerTest {
         assertThat(relays.getChild("billing,eu=1")).isNotNull();
         assertThat(relays.getChild("nobody")).isNull();
         assertThat(RelayAttribute.PAUSED.read(jmx, "billing,eu=1").asBoolean()).isTrue();
+        assertThat(RelayAttribute.PENDING.read(jmx, "orders-1").asLong()).as("an older relay: the live count").isEqualTo(7);
+        assertThat(RelayAttribute.GAUGES_REFRESHED_AT.read(jmx, "orders-1").isDefined()).isFalse();
     }
 
     @Test
@@ -64,8 +74,8 @@ public class RelayMBeansOnAServerTest {
                 new Object[] {"x"}, new String[] {String.class.getName()})))
                 .isInstanceOf(OperationFailedException.class)
                 .hasMessage("relay orders-1: event-id 'x' is not a UUID");
-        assertThatThrownBy(() -> jmx.attribute("orders-1", "Pending"))
-                .isInstanceOf(OperationFailedException.class).hasMessageContaining("has no MBean attribute Pending");
+        assertThatThrownBy(() -> jmx.attribute("orders-1", "DeadLetters"))
+                .isInstanceOf(OperationFailedException.class).hasMessageContaining("has no MBean attribute DeadLetters");
         assertThatThrownBy(() -> jmx.attribute("gone", "Paused"))
                 .isInstanceOf(OperationFailedException.class).hasMessageContaining("relay gone no longer runs here");
     }

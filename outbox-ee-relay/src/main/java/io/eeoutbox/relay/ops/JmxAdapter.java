@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * The JMX surface: {@link RelayAdminMXBean} over one {@link RelayOperations}, with nothing of its own but the
@@ -23,12 +24,20 @@ public final class JmxAdapter implements RelayAdminMXBean {
 
     private final RelayOperations operations;
     private final Clock clock;
+    private final Supplier<GaugeRefresher.Gauges> gauges;
     private RelayStats cachedStats;
     private Instant cachedAt;
 
+    /** Without background gauges: the {@code Refreshed...} attributes stay unknown (-1). */
     public JmxAdapter(RelayOperations operations, Clock clock) {
+        this(operations, clock, () -> GaugeRefresher.Gauges.UNKNOWN);
+    }
+
+    /** With the gauges of a {@link GaugeRefresher} ({@code refresher::latest}) for the {@code Refreshed...} attributes. */
+    public JmxAdapter(RelayOperations operations, Clock clock, Supplier<GaugeRefresher.Gauges> gauges) {
         this.operations = Objects.requireNonNull(operations, "operations");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.gauges = Objects.requireNonNull(gauges, "gauges");
     }
 
     /** The service this MBean calls. */
@@ -79,6 +88,31 @@ public final class JmxAdapter implements RelayAdminMXBean {
     @Override
     public long getOldestPendingAgeSeconds() {
         return stats().oldestPendingAge().getSeconds();
+    }
+
+    @Override
+    public long getRefreshedPending() {
+        return whole(gauges.get().pending());
+    }
+
+    @Override
+    public long getRefreshedDeadLetters() {
+        return whole(gauges.get().dead());
+    }
+
+    @Override
+    public long getRefreshedOldestPendingAgeSeconds() {
+        return whole(gauges.get().oldestPendingAgeSeconds());
+    }
+
+    @Override
+    public String getGaugesRefreshedAt() {
+        return text(gauges.get().refreshedAt());
+    }
+
+    /** A gauge as a whole number; -1 when unknown (NaN before the first refresh). */
+    private static long whole(double gauge) {
+        return Double.isNaN(gauge) ? -1 : (long) gauge;
     }
 
     @Override

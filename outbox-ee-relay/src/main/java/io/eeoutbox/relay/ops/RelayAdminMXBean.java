@@ -43,6 +43,21 @@ public interface RelayAdminMXBean {
     long getOldestPendingAgeSeconds();
 
     /**
+     * {@link #getPending()} as of the gauges' last refresh in the background ({@code outbox.relay.metrics.refresh-interval}),
+     * never a query, so that a management tool does not wait on the database; -1 before the first refresh.
+     */
+    long getRefreshedPending();
+
+    /** {@link #getDeadLetters()} as of the gauges' last refresh; -1 before the first refresh. */
+    long getRefreshedDeadLetters();
+
+    /** {@link #getOldestPendingAgeSeconds()} as of the gauges' last refresh; -1 before the first refresh. */
+    long getRefreshedOldestPendingAgeSeconds();
+
+    /** When the refreshed gauges were read (ISO-8601), or null before the first refresh. */
+    String getGaugesRefreshedAt();
+
+    /**
      * The destinations that cannot take messages now (a full queue, a topic without enough in-sync replicas), one
      * line each: since when, the next try, the last refusal. Their events wait in the outbox without counting
      * attempts; the other destinations keep flowing. Empty when none is held.

@@ -109,6 +109,34 @@ class JmxAdapterTest {
     }
 
     @Test
+    void refreshedGaugesAreTheRefreshersLastValuesNeverAQuery() {
+        RelayOperations operations = new RelayOperations(relay("orders"), clock);
+        GaugeRefresher refresher = new GaugeRefresher("orders", operations::stats, clock, Duration.ofSeconds(15),
+                new GaugeRefresher.Observer() {
+                    @Override
+                    public void refreshed(Instant at) {
+                    }
+
+                    @Override
+                    public void refreshFailed(Throwable cause, Instant at) {
+                    }
+                });
+        JmxAdapter admin = new JmxAdapter(operations, clock, refresher::latest);
+        assertThat(admin.getRefreshedPending()).as("before the first refresh").isEqualTo(-1);
+        assertThat(admin.getGaugesRefreshedAt()).isNull();
+
+        store.insert("order", "o1", "order.created", "{}", clock.instant().minusSeconds(90));
+        refresher.refreshNow();
+        store.insert("order", "o2", "order.created", "{}", clock.instant());
+        store.failAll = true; // the database is gone: the refreshed values are still served
+        assertThat(admin.getRefreshedPending()).isEqualTo(1);
+        assertThat(admin.getRefreshedDeadLetters()).isZero();
+        assertThat(admin.getRefreshedOldestPendingAgeSeconds()).isEqualTo(90);
+        assertThat(admin.getGaugesRefreshedAt()).isEqualTo("2026-03-01T12:00:00Z");
+        assertThat(new JmxAdapter(operations, clock).getRefreshedPending()).as("no refresher").isEqualTo(-1);
+    }
+
+    @Test
     void registeredAsAnMxBeanUnderTheRelaysName() throws Exception {
         OutboxRelay relay = relay("orders");
         ObjectName name = RelayMBeans.register(server, mbean(relay));

@@ -82,7 +82,9 @@ class ManagementModelIT {
         assertTrue(children.getJsonArray("result").toString().contains("\"" + OpsDeployment.RELAY_NAME + "\""),
                 children.toString());
 
-        JsonObject relay = read(monitor).getJsonObject("result");
+        // the row counts come from the relay's background refresh (every second in this test): defined after the first
+        JsonObject relay = Eventually.until(() -> read(monitor).getJsonObject("result"),
+                r -> r.get("gauges-refreshed-at").getValueType() == JsonValue.ValueType.STRING, "the first gauge refresh");
         assertEquals("running", relay.getString("state"), relay.toString());
         assertFalse(relay.getBoolean("paused"), relay.toString());
         assertEquals("ops-test-jms:java:app/jms/OutboxEvents", relay.getString("publisher"));

@@ -131,7 +131,8 @@ public class OpsBootstrap implements RelayListener {
                     + bootstrap.resourceNames().executor() + "; the database gauges stay unknown", e);
         }
         if (c.jmxEnabled()) {
-            mbeanName = RelayMBeans.register(ManagementFactory.getPlatformMBeanServer(), new JmxAdapter(ops, clock));
+            mbeanName = RelayMBeans.register(ManagementFactory.getPlatformMBeanServer(), new JmxAdapter(ops, clock,
+                    refresher::latest));
         }
         LOG.info(() -> "relay " + name + " operations: gauges refreshed every " + c.refreshInterval() + ", MBean "
                 + (mbeanName == null ? "none" : mbeanName.toString()));
