@@ -1,20 +1,25 @@
 package io.eeoutbox.wildfly;
 
+import javax.management.openmbean.CompositeData;
+import javax.management.openmbean.TabularData;
 import org.jboss.as.controller.AttributeDefinition;
 import org.jboss.as.controller.OperationFailedException;
 import org.jboss.as.controller.PrimitiveListAttributeDefinition;
+import org.jboss.as.controller.PropertiesAttributeDefinition;
 import org.jboss.as.controller.SimpleAttributeDefinitionBuilder;
 import org.jboss.dmr.ModelNode;
 import org.jboss.dmr.ModelType;
 
 /**
  * The attributes of {@code /subsystem=ee-outbox/relay=NAME}, each read from an attribute of the relay's MBean
- * ({@code RelayAdminMXBean} in outbox-ee-relay) when asked; {@code state} is derived from two of them. The numbers are
+ * ({@code RelayAdminMXBean} in outbox-ee-relay) when asked ({@code state} derived from two of them for a relay older than
+ * its {@code State}). The numbers are
  * registered as metrics, the rest as read-only runtime attributes; {@code paused} is also writable, so that HAL's form
  * can switch it.
  */
 enum RelayAttribute {
-    STATE("state", ModelType.STRING, null),
+    STATE("state", ModelType.STRING, "State"),
+    APPLICATION("application", ModelType.STRING, "Application"),
     RUNNING("running", ModelType.BOOLEAN, "Running"),
     PAUSED("paused", ModelType.BOOLEAN, "Paused"),
     LISTENING("listening", ModelType.BOOLEAN, "Listening"),
@@ -32,7 +37,8 @@ enum RelayAttribute {
     LAST_LOOP_AT("last-loop-at", ModelType.STRING, "LastLoopAt"),
     LAST_ERROR("last-error", ModelType.STRING, "LastError"),
     LAST_ERROR_AT("last-error-at", ModelType.STRING, "LastErrorAt"),
-    HELD_DESTINATIONS("held-destinations", ModelType.LIST, "HeldDestinations");
+    HELD_DESTINATIONS("held-destinations", ModelType.LIST, "HeldDestinations"),
+    SETTINGS("settings", ModelType.OBJECT, "Settings");
 
     private static final String REFRESHED = "Refreshed";
 
@@ -43,10 +49,13 @@ enum RelayAttribute {
     RelayAttribute(String name, ModelType type, String mbeanAttribute) {
         this.mbeanAttribute = mbeanAttribute;
         this.metric = type == ModelType.LONG;
-        this.definition = type == ModelType.LIST
-                ? new PrimitiveListAttributeDefinition.Builder(name, ModelType.STRING).setRequired(false)
-                        .setStorageRuntime().build()
-                : new SimpleAttributeDefinitionBuilder(name, type).setRequired(false).setStorageRuntime().build();
+        this.definition = switch (type) {
+            case LIST -> new PrimitiveListAttributeDefinition.Builder(name, ModelType.STRING).setRequired(false)
+                    .setStorageRuntime().build();
+            case OBJECT -> new PropertiesAttributeDefinition.Builder(name, true).setRequired(false).setStorageRuntime()
+                    .build();
+            default -> new SimpleAttributeDefinitionBuilder(name, type).setRequired(false).setStorageRuntime().build();
+        };
     }
 
     AttributeDefinition definition() {
@@ -59,7 +68,12 @@ enum RelayAttribute {
 
     /** This attribute of the relay, as a model value: undefined when the MBean says null. */
     ModelNode read(RelayJmx jmx, String relay) throws OperationFailedException {
-        if (this == STATE) {
+        if (this == STATE || this == APPLICATION) {
+            Object value = jmx.attributeIfPresent(relay, mbeanAttribute);
+            if (value != RelayJmx.ABSENT || this == APPLICATION) {
+                return value == RelayJmx.ABSENT ? new ModelNode() : toModel(value);
+            }
+            // a relay older than its State attribute
             boolean running = Boolean.TRUE.equals(jmx.attribute(relay, RUNNING.mbeanAttribute));
             boolean paused = Boolean.TRUE.equals(jmx.attribute(relay, PAUSED.mbeanAttribute));
             return new ModelNode(!running ? "stopped" : paused ? "paused" : "running");
@@ -92,6 +106,13 @@ enum RelayAttribute {
             node.set(l);
         } else if (value instanceof Integer i) {
             node.set(i);
+        } else if (value instanceof TabularData table) {
+            node.setEmptyObject();
+            for (Object row : table.values()) {
+                CompositeData entry = (CompositeData) row;
+                Object v = entry.get("value");
+                node.get(String.valueOf(entry.get("key"))).set(v == null ? "" : v.toString());
+            }
         } else if (value instanceof String[] list) {
             node.setEmptyList();
             for (String line : list) {

@@ -22,7 +22,9 @@ enum RelayOperation {
     RUN_NOW("run-now", "runNow", null),
     RETRY_DEAD_LETTER("retry-dead-letter", "retryDeadLetter", ModelType.BOOLEAN, Parameters.EVENT_ID),
     RETRY_DEAD_LETTERS("retry-dead-letters", "retryDeadLetters", ModelType.INT, Parameters.EVENT_TYPE,
-            Parameters.AGGREGATE_TYPE, Parameters.CREATED_FROM, Parameters.CREATED_TO);
+            Parameters.AGGREGATE_TYPE, Parameters.AGGREGATE_ID, Parameters.ERROR_TEXT, Parameters.CREATED_FROM,
+            Parameters.CREATED_TO),
+    PURGE("purge", "purge", ModelType.LONG, Parameters.OLDER_THAN);
 
     private final String name;
     private final String mbeanOperation;
@@ -106,6 +108,9 @@ enum RelayOperation {
         static final SimpleAttributeDefinition AGGREGATE_TYPE = string("aggregate-type", false);
         static final SimpleAttributeDefinition CREATED_FROM = string("created-from", false);
         static final SimpleAttributeDefinition CREATED_TO = string("created-to", false);
+        static final SimpleAttributeDefinition AGGREGATE_ID = string("aggregate-id", false);
+        static final SimpleAttributeDefinition ERROR_TEXT = string("error-text", false);
+        static final SimpleAttributeDefinition OLDER_THAN = string("older-than", true);
 
         private Parameters() {
         }

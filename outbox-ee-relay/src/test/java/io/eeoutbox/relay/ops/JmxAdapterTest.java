@@ -137,6 +137,19 @@ class JmxAdapterTest {
     }
 
     @Test
+    void stateApplicationSettingsAndTheIsoPurgesArgument() {
+        OutboxRelay relay = relay("orders");
+        JmxAdapter admin = new JmxAdapter(new RelayOperations(relay, clock), clock, () -> GaugeRefresher.Gauges.UNKNOWN,
+                "shop");
+        assertThat(admin.getState()).isEqualTo("stopped");
+        assertThat(admin.getApplication()).isEqualTo("shop");
+        assertThat(admin.getSettings()).containsEntry("outbox.relay.name", "orders").containsKey("outbox.relay.batch-size");
+        assertThatThrownBy(() -> admin.purge("a week"))
+                .isExactlyInstanceOf(IllegalArgumentException.class).hasMessageContaining("olderThan");
+        assertThat(mbean(relay).getApplication()).isNull();
+    }
+
+    @Test
     void registeredAsAnMxBeanUnderTheRelaysName() throws Exception {
         OutboxRelay relay = relay("orders");
         ObjectName name = RelayMBeans.register(server, mbean(relay));

@@ -17,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 import javax.management.MBeanServerConnection;
@@ -93,6 +95,8 @@ class ManagementModelIT {
             assertTrue(relay.containsKey(number) && relay.get(number).getValueType() == JsonValue.ValueType.NUMBER,
                     number + " in " + relay);
         }
+        assertEquals("relay-ops", relay.getString("application"), "java:app/AppName of " + OpsDeployment.NAME);
+        assertEquals(OpsDeployment.RELAY_NAME, relay.getJsonObject("settings").getString("outbox.relay.name"));
         assertEquals(((Number) server.getAttribute(mbean, "PublishedSinceStart")).longValue(),
                 relay.getJsonNumber("published-since-start").longValue(), "the model reads the MBean");
         LOG.info(() -> "read-resource(include-runtime) of " + String.join("/", RELAY) + ": " + relay);
@@ -152,8 +156,28 @@ class ManagementModelIT {
         assertTrue(failure.startsWith("relay " + OpsDeployment.RELAY_NAME + ": event-id ") && failure.contains("UUID"),
                 "the relay's message, naming the parameter as the model does: " + failure);
 
+        Response purge = operator.call("purge", Map.of("older-than", "a week"), RELAY);
+        assertFalse(purge.succeeded(), purge.toString());
+        assertTrue(result(purge).getString("failure-description").contains("older-than must be an ISO-8601 duration"),
+                purge.toString());
+
         Response gone = operator.call("pause", Map.of(), "subsystem", "ee-outbox", "relay", "no-such-relay");
         assertFalse(gone.succeeded(), gone.toString());
+    }
+
+    @Test
+    void anOperatorRetriesDeadLettersByTheConsolesFilterAndPurges() throws Exception {
+        String type = "ops.model-" + UUID.randomUUID();
+        UUID matching = OutboxDb.insertDeadLetter(type, "{}", "broker said: quota exceeded");
+        UUID other = OutboxDb.insertDeadLetter(type, "{}", "timeout");
+        JsonObject retried = result(ok(operator.call("retry-dead-letters", Map.of("event-type", type, "error-text",
+                "QUOTA"), RELAY)));
+        assertEquals(1, retried.getInt("result"), retried.toString());
+        Eventually.until(() -> OutboxDb.processedAt(matching), Optional::isPresent, "the retried dead letter to be published");
+        assertTrue(OutboxDb.deadAt(other).isPresent(), "the other error stays a dead letter");
+
+        JsonObject purged = result(ok(operator.call("purge", Map.of("older-than", "P3650D"), RELAY)));
+        assertEquals(0, purged.getJsonNumber("result").longValue(), "nothing is ten years old");
     }
 
     @Test
