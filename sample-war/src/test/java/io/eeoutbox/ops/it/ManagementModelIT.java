@@ -134,6 +134,17 @@ class ManagementModelIT {
     }
 
     @Test
+    void aCallWithoutCredentialsIsRefusedAndNothingChanges() throws Exception {
+        WildFlyManagement nobody = WildFlyManagement.anonymousOnLocalPort(
+                Integer.parseInt(System.getProperty("wildfly.management-port")));
+        for (String action : new String[] {"pause", "read-resource"}) {
+            Response refused = nobody.call(action, Map.of(), RELAY);
+            assertEquals(401, refused.status(), refused.toString());
+        }
+        assertEquals(Boolean.FALSE, server.getAttribute(mbean, "Paused"), "still running after an anonymous :pause");
+    }
+
+    @Test
     void pausedIsWritableByMaintainersAndAboveNotByOperators() throws Exception {
         // write-attribute is not a runtime-only operation: it needs WRITE_CONFIG, which an Operator lacks, runtime
         // attribute or not (docs/design/issue-32-server-admin-tools.md, "Step 1 as built"); Maintainer and above may

@@ -27,12 +27,17 @@ public final class WildFlyManagement {
         return new WildFlyManagement(URI.create("http://127.0.0.1:" + port + "/management"), user, password);
     }
 
+    /** The same API without credentials: what a caller who has none gets (HTTP 401). */
+    public static WildFlyManagement anonymousOnLocalPort(int port) {
+        return new WildFlyManagement(URI.create("http://127.0.0.1:" + port + "/management"), null, null);
+    }
+
     WildFlyManagement(URI endpoint, String user, String password) {
         this.endpoint = endpoint;
         this.authenticator = new Authenticator() {
             @Override
             protected PasswordAuthentication getPasswordAuthentication() {
-                return new PasswordAuthentication(user, password.toCharArray());
+                return user == null ? null : new PasswordAuthentication(user, password.toCharArray());
             }
         };
     }
@@ -77,7 +82,7 @@ public final class WildFlyManagement {
         params.forEach((k, v) -> json.append(',').append(quote(k)).append(':').append(quote(v)));
         json.append('}');
         HttpURLConnection c = (HttpURLConnection) endpoint.toURL().openConnection();
-        c.setAuthenticator(authenticator);
+        c.setAuthenticator(authenticator); // never the JVM's default one: an anonymous instance sends no credentials
         c.setConnectTimeout(5000);
         c.setReadTimeout(60000);
         c.setRequestMethod("POST");
