@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * The JMX surface: {@link RelayAdminMXBean} over one {@link RelayOperations}, with nothing of its own but the
@@ -23,12 +24,27 @@ public final class JmxAdapter implements RelayAdminMXBean {
 
     private final RelayOperations operations;
     private final Clock clock;
+    private final Supplier<GaugeRefresher.Gauges> gauges;
+    private final String application;
     private RelayStats cachedStats;
     private Instant cachedAt;
 
+    /** Without background gauges: the {@code Refreshed...} attributes stay unknown (-1). */
     public JmxAdapter(RelayOperations operations, Clock clock) {
+        this(operations, clock, () -> GaugeRefresher.Gauges.UNKNOWN);
+    }
+
+    /** With the gauges of a {@link GaugeRefresher} ({@code refresher::latest}) for the {@code Refreshed...} attributes. */
+    public JmxAdapter(RelayOperations operations, Clock clock, Supplier<GaugeRefresher.Gauges> gauges) {
+        this(operations, clock, gauges, null);
+    }
+
+    /** ... and the name of the application the relay runs in (null when unknown). */
+    public JmxAdapter(RelayOperations operations, Clock clock, Supplier<GaugeRefresher.Gauges> gauges, String application) {
         this.operations = Objects.requireNonNull(operations, "operations");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.gauges = Objects.requireNonNull(gauges, "gauges");
+        this.application = application;
     }
 
     /** The service this MBean calls. */
@@ -44,6 +60,21 @@ public final class JmxAdapter implements RelayAdminMXBean {
     @Override
     public boolean isRunning() {
         return operations.isRunning();
+    }
+
+    @Override
+    public String getState() {
+        return operations.relay().state();
+    }
+
+    @Override
+    public String getApplication() {
+        return application;
+    }
+
+    @Override
+    public Map<String, String> getSettings() {
+        return operations.settings();
     }
 
     @Override
@@ -79,6 +110,31 @@ public final class JmxAdapter implements RelayAdminMXBean {
     @Override
     public long getOldestPendingAgeSeconds() {
         return stats().oldestPendingAge().getSeconds();
+    }
+
+    @Override
+    public long getRefreshedPending() {
+        return whole(gauges.get().pending());
+    }
+
+    @Override
+    public long getRefreshedDeadLetters() {
+        return whole(gauges.get().dead());
+    }
+
+    @Override
+    public long getRefreshedOldestPendingAgeSeconds() {
+        return whole(gauges.get().oldestPendingAgeSeconds());
+    }
+
+    @Override
+    public String getGaugesRefreshedAt() {
+        return text(gauges.get().refreshedAt());
+    }
+
+    /** A gauge as a whole number; -1 when unknown (NaN before the first refresh). */
+    private static long whole(double gauge) {
+        return Double.isNaN(gauge) ? -1 : (long) gauge;
     }
 
     @Override
@@ -156,9 +212,17 @@ public final class JmxAdapter implements RelayAdminMXBean {
 
     @Override
     public int retryDeadLetters(String eventType, String aggregateType, String createdFrom, String createdTo) {
+        return retryDeadLetters(eventType, aggregateType, null, null, createdFrom, createdTo);
+    }
+
+    @Override
+    public int retryDeadLetters(String eventType, String aggregateType, String aggregateId, String errorText,
+                                String createdFrom, String createdTo) {
         Map<String, String> given = new java.util.HashMap<>();
         given.put("eventType", eventType);
         given.put("aggregateType", aggregateType);
+        given.put("aggregateId", aggregateId);
+        given.put("errorText", errorText);
         given.put("createdFrom", createdFrom);
         given.put("createdTo", createdTo);
         var filter = parsed(() -> OperatorInput.filter(given::get));
@@ -172,8 +236,16 @@ public final class JmxAdapter implements RelayAdminMXBean {
     }
 
     @Override
+    public long purge(String olderThan) {
+        return purge(parsed(() -> OperatorInput.olderThan(olderThan)));
+    }
+
+    @Override
     public long purgeProcessedOlderThan(int days) {
-        Duration age = parsed(() -> OperatorInput.days("days", days));
+        return purge(parsed(() -> OperatorInput.days("days", days)));
+    }
+
+    private long purge(Duration age) {
         try {
             return operations.purgeProcessedOlderThan(age);
         } catch (SQLException e) {

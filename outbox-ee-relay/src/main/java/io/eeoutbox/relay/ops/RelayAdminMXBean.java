@@ -22,6 +22,15 @@ public interface RelayAdminMXBean {
 
     boolean isRunning();
 
+    /** {@code running}, {@code paused}, {@code waiting-for-broker} or {@code stopped}, as the console shows it. */
+    String getState();
+
+    /** The application the relay runs in ({@code java:app/AppName}), or null when the server did not say. */
+    String getApplication();
+
+    /** The settings in force, as configuration writes them (key to value), secrets masked, as the console shows them. */
+    java.util.Map<String, String> getSettings();
+
     boolean isPaused();
 
     /** Whether the relay listens for the insert trigger's NOTIFY now. */
@@ -41,6 +50,21 @@ public interface RelayAdminMXBean {
 
     /** How long the oldest pending row has waited, in seconds; 0 when nothing is pending. */
     long getOldestPendingAgeSeconds();
+
+    /**
+     * {@link #getPending()} as of the gauges' last refresh in the background ({@code outbox.relay.metrics.refresh-interval}),
+     * never a query, so that a management tool does not wait on the database; -1 before the first refresh.
+     */
+    long getRefreshedPending();
+
+    /** {@link #getDeadLetters()} as of the gauges' last refresh; -1 before the first refresh. */
+    long getRefreshedDeadLetters();
+
+    /** {@link #getOldestPendingAgeSeconds()} as of the gauges' last refresh; -1 before the first refresh. */
+    long getRefreshedOldestPendingAgeSeconds();
+
+    /** When the refreshed gauges were read (ISO-8601), or null before the first refresh. */
+    String getGaugesRefreshedAt();
 
     /**
      * The destinations that cannot take messages now (a full queue, a topic without enough in-sync replicas), one
@@ -94,6 +118,23 @@ public interface RelayAdminMXBean {
      * @return how many dead letters were made due
      */
     int retryDeadLetters(String eventType, String aggregateType, String createdFrom, String createdTo);
+
+    /**
+     * {@link #retryDeadLetters(String, String, String, String)} with the console's whole filter: also the aggregate id
+     * and a text the last error contains (case-insensitive).
+     *
+     * @return how many dead letters were made due
+     */
+    int retryDeadLetters(String eventType, String aggregateType, String aggregateId, String errorText, String createdFrom,
+                         String createdTo);
+
+    /**
+     * Deletes published rows processed longer ago than {@code olderThan}, an ISO-8601 duration ({@code P7D},
+     * {@code PT12H}), now, in bounded batches.
+     *
+     * @return how many rows were deleted
+     */
+    long purge(String olderThan);
 
     /**
      * Deletes published rows processed more than {@code days} days ago, now, in bounded batches.

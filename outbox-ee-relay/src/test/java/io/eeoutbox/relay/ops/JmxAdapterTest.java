@@ -109,6 +109,47 @@ class JmxAdapterTest {
     }
 
     @Test
+    void refreshedGaugesAreTheRefreshersLastValuesNeverAQuery() {
+        RelayOperations operations = new RelayOperations(relay("orders"), clock);
+        GaugeRefresher refresher = new GaugeRefresher("orders", operations::stats, clock, Duration.ofSeconds(15),
+                new GaugeRefresher.Observer() {
+                    @Override
+                    public void refreshed(Instant at) {
+                    }
+
+                    @Override
+                    public void refreshFailed(Throwable cause, Instant at) {
+                    }
+                });
+        JmxAdapter admin = new JmxAdapter(operations, clock, refresher::latest);
+        assertThat(admin.getRefreshedPending()).as("before the first refresh").isEqualTo(-1);
+        assertThat(admin.getGaugesRefreshedAt()).isNull();
+
+        store.insert("order", "o1", "order.created", "{}", clock.instant().minusSeconds(90));
+        refresher.refreshNow();
+        store.insert("order", "o2", "order.created", "{}", clock.instant());
+        store.failAll = true; // the database is gone: the refreshed values are still served
+        assertThat(admin.getRefreshedPending()).isEqualTo(1);
+        assertThat(admin.getRefreshedDeadLetters()).isZero();
+        assertThat(admin.getRefreshedOldestPendingAgeSeconds()).isEqualTo(90);
+        assertThat(admin.getGaugesRefreshedAt()).isEqualTo("2026-03-01T12:00:00Z");
+        assertThat(new JmxAdapter(operations, clock).getRefreshedPending()).as("no refresher").isEqualTo(-1);
+    }
+
+    @Test
+    void stateApplicationSettingsAndTheIsoPurgesArgument() {
+        OutboxRelay relay = relay("orders");
+        JmxAdapter admin = new JmxAdapter(new RelayOperations(relay, clock), clock, () -> GaugeRefresher.Gauges.UNKNOWN,
+                "shop");
+        assertThat(admin.getState()).isEqualTo("stopped");
+        assertThat(admin.getApplication()).isEqualTo("shop");
+        assertThat(admin.getSettings()).containsEntry("outbox.relay.name", "orders").containsKey("outbox.relay.batch-size");
+        assertThatThrownBy(() -> admin.purge("a week"))
+                .isExactlyInstanceOf(IllegalArgumentException.class).hasMessageContaining("olderThan");
+        assertThat(mbean(relay).getApplication()).isNull();
+    }
+
+    @Test
     void registeredAsAnMxBeanUnderTheRelaysName() throws Exception {
         OutboxRelay relay = relay("orders");
         ObjectName name = RelayMBeans.register(server, mbean(relay));

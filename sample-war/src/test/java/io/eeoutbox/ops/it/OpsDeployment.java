@@ -6,6 +6,8 @@ import io.eeoutbox.ops.it.app.OpsTestPublisher;
 import io.eeoutbox.relay.OutboxRelay;
 import java.io.File;
 import java.net.URISyntaxException;
+import javax.management.JMException;
+import javax.management.ObjectName;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.importer.ExplodedImporter;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
@@ -24,6 +26,15 @@ final class OpsDeployment {
     static final String RELAY_NAME = "ops-it";
 
     private OpsDeployment() {
+    }
+
+    /** The relay's MBean, {@code io.eeoutbox:type=OutboxRelay,name=ops-it}. */
+    static ObjectName relayMBean() {
+        try {
+            return new ObjectName("io.eeoutbox:type=OutboxRelay,name=" + RELAY_NAME);
+        } catch (JMException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static WebArchive war() {

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.logging.Logger;
-import javax.management.JMException;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -43,15 +42,7 @@ class RelayAdminJmxIT {
 
     private RemoteJmx jmx;
     private MBeanServerConnection server;
-    private final ObjectName relay = name();
-
-    private static ObjectName name() {
-        try {
-            return new ObjectName("io.eeoutbox:type=OutboxRelay,name=" + OpsDeployment.RELAY_NAME);
-        } catch (JMException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+    private final ObjectName relay = OpsDeployment.relayMBean();
 
     @BeforeEach
     void connect() throws IOException {

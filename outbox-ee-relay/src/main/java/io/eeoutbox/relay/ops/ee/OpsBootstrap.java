@@ -140,12 +140,23 @@ public class OpsBootstrap implements RelayListener {
                     + bootstrap.resourceNames().executor() + "; the database gauges stay unknown", e);
         }
         if (c.jmxEnabled()) {
-            mbeanName = RelayMBeans.register(ManagementFactory.getPlatformMBeanServer(), new JmxAdapter(ops, clock));
+            mbeanName = RelayMBeans.register(ManagementFactory.getPlatformMBeanServer(), new JmxAdapter(ops, clock,
+                    refresher::latest, applicationName()));
         }
         LOG.info(() -> "relay " + name + " operations: gauges refreshed every " + c.refreshInterval() + ", MBean "
                 + (mbeanName == null ? "none" : mbeanName.toString()));
         if (c.metricsEnabled()) {
             bindMetrics(name, loader(), GaugeSource.of(refresher, metrics), executor, 1);
+        }
+    }
+
+    /** {@code java:app/AppName}, the application's name as the server gives it (the WAR's name without .war), or null. */
+    private static String applicationName() {
+        try {
+            return InitialContext.doLookup("java:app/AppName");
+        } catch (NamingException | RuntimeException e) {
+            LOG.fine(() -> "java:app/AppName is not available: " + e);
+            return null;
         }
     }
 

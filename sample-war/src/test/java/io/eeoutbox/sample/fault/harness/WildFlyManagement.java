@@ -27,12 +27,17 @@ public final class WildFlyManagement {
         return new WildFlyManagement(URI.create("http://127.0.0.1:" + port + "/management"), user, password);
     }
 
+    /** The same API without credentials: what a caller who has none gets (HTTP 401). */
+    public static WildFlyManagement anonymousOnLocalPort(int port) {
+        return new WildFlyManagement(URI.create("http://127.0.0.1:" + port + "/management"), null, null);
+    }
+
     WildFlyManagement(URI endpoint, String user, String password) {
         this.endpoint = endpoint;
         this.authenticator = new Authenticator() {
             @Override
             protected PasswordAuthentication getPasswordAuthentication() {
-                return new PasswordAuthentication(user, password.toCharArray());
+                return user == null ? null : new PasswordAuthentication(user, password.toCharArray());
             }
         };
     }
@@ -45,6 +50,26 @@ public final class WildFlyManagement {
      * @throws IllegalStateException when the outcome is not success
      */
     public String run(String operation, Map<String, String> params, String... address) throws IOException {
+        Response response = call(operation, params, address);
+        if (!response.succeeded()) {
+            throw new IllegalStateException("WildFly management " + response.request() + " -> HTTP " + response.status()
+                    + ": " + response.body());
+        }
+        return response.body();
+    }
+
+    /** What the management API answered to one request: its HTTP status and body (JSON), success or not. */
+    public record Response(String request, int status, String body) {
+        public boolean succeeded() {
+            return status == 200 && body.replace(" ", "").contains("\"outcome\":\"success\"");
+        }
+    }
+
+    /**
+     * Runs {@code operation} as {@link #run(String, Map, String...)} does, but returns a failure too (a refused or
+     * failed operation: HTTP 401, 403 or 500 with {@code "outcome" : "failed"} and its {@code failure-description}).
+     */
+    public Response call(String operation, Map<String, String> params, String... address) throws IOException {
         if (address.length % 2 != 0) {
             throw new IllegalArgumentException("address must be pairs: " + String.join("/", address));
         }
@@ -57,7 +82,7 @@ public final class WildFlyManagement {
         params.forEach((k, v) -> json.append(',').append(quote(k)).append(':').append(quote(v)));
         json.append('}');
         HttpURLConnection c = (HttpURLConnection) endpoint.toURL().openConnection();
-        c.setAuthenticator(authenticator);
+        c.setAuthenticator(authenticator); // never the JVM's default one: an anonymous instance sends no credentials
         c.setConnectTimeout(5000);
         c.setReadTimeout(60000);
         c.setRequestMethod("POST");
@@ -71,10 +96,7 @@ public final class WildFlyManagement {
         try (InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream()) {
             body = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
-        if (status != 200 || !body.replace(" ", "").contains("\"outcome\":\"success\"")) {
-            throw new IllegalStateException("WildFly management " + json + " -> HTTP " + status + ": " + body);
-        }
-        return body;
+        return new Response(json.toString(), status, body);
     }
 
     public String run(String operation, String... address) throws IOException {
