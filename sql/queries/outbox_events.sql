@@ -232,3 +232,76 @@ SELECT outbox_try_quiesce()::boolean AS quiet;
 DELETE FROM outbox_relay_waiters w
 WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity a
                   WHERE a.pid = w.listener_pid AND a.backend_start = w.listener_start);
+
+-- name: BeatOutboxRelay :many
+-- A relay's heartbeat (V13), every outbox.relay.fleet.heartbeat-interval, the fleet's only periodic statement:
+-- writes the relay's row of outbox_relays, reads the fleet's control row, and returns every relay's row as it was
+-- before this statement (the caller puts in its own fresh row; at least one row, whose member columns are NULL
+-- when the table was empty). FOR SHARE serializes it with a pause-all or resume-all (SetOutboxFleetPaused): either
+-- that change's acknowledgement wait finds this row, or this heartbeat reads the change. fleet_epoch_seen is the
+-- last epoch the relay applied (a pause: once its batch in flight completed). Times are the database's clock.
+WITH control AS (
+    SELECT paused, epoch, changed_by, changed_at FROM outbox_fleet_control WHERE id = 1 FOR SHARE
+), beat AS (
+    INSERT INTO outbox_relays AS r (server, application, relay_name, instance, started_at, last_seen, interval_ms,
+                                    state, paused_local, published, failed, dead_lettered, last_error,
+                                    fleet_epoch_seen)
+    VALUES (@server::varchar, @application::varchar, @relay_name::varchar, @instance::uuid, now(), now(),
+            @interval_ms::bigint, @state::varchar, @paused_local::boolean, @published::bigint, @failed::bigint,
+            @dead_lettered::bigint, sqlc.narg(last_error)::varchar, @fleet_epoch_seen::bigint)
+    ON CONFLICT (server, application, relay_name) DO UPDATE
+    SET started_at = CASE WHEN r.instance = EXCLUDED.instance THEN r.started_at ELSE now() END,
+        instance = EXCLUDED.instance, last_seen = now(), interval_ms = EXCLUDED.interval_ms,
+        state = EXCLUDED.state, paused_local = EXCLUDED.paused_local, published = EXCLUDED.published,
+        failed = EXCLUDED.failed, dead_lettered = EXCLUDED.dead_lettered, last_error = EXCLUDED.last_error,
+        fleet_epoch_seen = EXCLUDED.fleet_epoch_seen
+    RETURNING r.started_at
+)
+SELECT c.paused::boolean AS fleet_paused, c.epoch::bigint AS fleet_epoch, c.changed_by::varchar AS changed_by,
+       c.changed_at::timestamptz AS changed_at, b.started_at::timestamptz AS own_started_at,
+       now()::timestamptz AS db_now,
+       m.server::varchar AS server, m.application::varchar AS application, m.relay_name::varchar AS relay_name,
+       m.instance::uuid AS instance, m.started_at::timestamptz AS started_at, m.last_seen::timestamptz AS last_seen,
+       m.interval_ms::bigint AS interval_ms, m.state::varchar AS state, m.paused_local::boolean AS paused_local,
+       m.published::bigint AS published, m.failed::bigint AS failed, m.dead_lettered::bigint AS dead_lettered,
+       m.last_error::varchar AS last_error, m.fleet_epoch_seen::bigint AS fleet_epoch_seen
+FROM control c
+CROSS JOIN beat b
+LEFT JOIN LATERAL (
+    SELECT server, application, relay_name, instance, started_at, last_seen, interval_ms, state, paused_local,
+           published, failed, dead_lettered, last_error, fleet_epoch_seen
+    FROM outbox_relays ORDER BY server, application, relay_name LIMIT @max_rows::int
+) m ON true;
+
+-- name: ListOutboxRelays :many
+-- The fleet (V13): every relay's last heartbeat, by the database's clock. missing: not seen for three of its
+-- intervals and not stopped cleanly. Bounded: the table holds the relays seen within the fleet's retention.
+SELECT server, application, relay_name, instance, started_at, last_seen, interval_ms, state, paused_local,
+       published, failed, dead_lettered, last_error, fleet_epoch_seen,
+       (state <> 'stopped' AND now() - last_seen > interval_ms * 3 * interval '1 millisecond')::boolean AS missing,
+       greatest(0, (extract(epoch FROM now() - last_seen) * 1000))::bigint AS seen_ms_ago
+FROM outbox_relays
+ORDER BY server, application, relay_name
+LIMIT @max_rows::int;
+
+-- name: OutboxFleetControl :one
+-- Whether the fleet is paused (V13), its epoch, and who changed it last, when.
+SELECT paused, epoch, changed_by, changed_at FROM outbox_fleet_control WHERE id = 1;
+
+-- name: SetOutboxFleetPaused :one
+-- Pause all (true) or resume all (false), from any relay of the fleet (V13): every relay applies it at its next
+-- heartbeat and acknowledges it in its row (fleet_epoch_seen >= the epoch returned here).
+UPDATE outbox_fleet_control
+SET paused = @paused::boolean, epoch = epoch + 1, changed_by = @changed_by::varchar, changed_at = now()
+WHERE id = 1
+RETURNING epoch, changed_at;
+
+-- name: DeleteGoneOutboxRelays :execrows
+-- Rows of relays not seen for longer than the fleet's retention (V13), a few at a time; rows another relay is
+-- deleting are skipped.
+DELETE FROM outbox_relays
+WHERE (server, application, relay_name) IN (
+    SELECT server, application, relay_name FROM outbox_relays
+    WHERE last_seen < now() - @retention_ms::bigint * interval '1 millisecond'
+    LIMIT 100
+    FOR UPDATE SKIP LOCKED);

@@ -31,7 +31,7 @@ class PackageRulesTest {
     static final Set<String> ENGINE = Set.of("io.eeoutbox.relay.drain", "io.eeoutbox.relay.claim",
             "io.eeoutbox.relay.complete", "io.eeoutbox.relay.counters", "io.eeoutbox.relay.wake",
             "io.eeoutbox.relay.store", "io.eeoutbox.relay.backoff", "io.eeoutbox.relay.cleanup",
-            "io.eeoutbox.relay.config");
+            "io.eeoutbox.relay.config", "io.eeoutbox.relay.fleet");
 
     /**
      * Which relay packages each relay package may use (relative to {@code io.eeoutbox.relay}; {@code ""} is that
@@ -51,12 +51,13 @@ class PackageRulesTest {
             Map.entry("cleanup", Set.of("config", "store")),
             Map.entry("complete", Set.of("config", "store", "backoff", "counters")),
             Map.entry("drain", Set.of("config", "store", "backoff", "counters", "claim", "complete")),
-            Map.entry("", Set.of("config", "store", "backoff", "counters", "cleanup", "drain", "wake")),
+            Map.entry("fleet", Set.of("store")),
+            Map.entry("", Set.of("config", "store", "backoff", "counters", "cleanup", "drain", "wake", "fleet")),
             Map.entry("jms", Set.of()),
             Map.entry("kafka", Set.of("config")),
             Map.entry("trace", Set.of()),
-            Map.entry("ee", Set.of("", "config", "jms", "kafka", "trace")),
-            Map.entry("ops", Set.of("", "config", "store", "backoff", "counters", "cleanup")),
+            Map.entry("ee", Set.of("", "config", "store", "jms", "kafka", "trace")),
+            Map.entry("ops", Set.of("", "config", "store", "backoff", "counters", "cleanup", "fleet")),
             Map.entry("ops.micrometer", Set.of("ops")),
             Map.entry("ops.mpmetrics", Set.of("ops")),
             Map.entry("ops.mphealth", Set.of("ops", "ops.ee")),

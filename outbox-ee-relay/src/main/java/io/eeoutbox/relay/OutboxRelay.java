@@ -7,6 +7,7 @@ import io.eeoutbox.relay.cleanup.DeadLetterStrandedRows;
 import io.eeoutbox.relay.cleanup.OutboxCleaner;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.drain.DrainLoop;
+import io.eeoutbox.relay.fleet.FleetMembership;
 import io.eeoutbox.relay.store.ErrorTexts;
 import io.eeoutbox.relay.drain.GuardedListener;
 import io.eeoutbox.relay.counters.RelayCounters;
@@ -27,32 +28,23 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The relay: moves committed outbox events to a {@link Publisher}, at least once, without holding a
- * database transaction across broker calls. Independent of any container: it takes a data source,
- * a scheduled executor, a clock and a publisher; the EE layer only wires it up.
+ * The relay: moves committed outbox events to a {@link Publisher}, at least once, without holding a database
+ * transaction across broker calls. Independent of any container: the EE layer only wires it up. The steps live in
+ * packages of their own ({@code drain}, {@code wake}, {@code store}, {@code backoff}, {@code cleanup}, {@code fleet});
+ * this class runs them and owns the lifecycle. Drains ({@link DrainLoop}) run on the executor one at a time, started
+ * by {@link #wakeUp()} (a local commit, a NOTIFY) and the fallback poll; wake-ups during a drain coalesce into at most
+ * one more. A drain that claimed events is followed by another after the busy-poll interval until one finds nothing
+ * ({@link WaiterRegistration}: then producers notify). A failed drain is logged once per streak and tried again at
+ * the next poll. How it works step by step: docs/development.md, "How the relay works inside".
  *
- * <p>The steps live in packages of their own: {@code drain} (claim, publish, complete), {@code wake}
- * (in-JVM wake-up, LISTEN/NOTIFY, waiter registration, the poll), {@code store}, {@code backoff}, {@code cleanup};
- * this class runs them and owns the lifecycle. Work is done in <em>drains</em> ({@link DrainLoop}) run on the
- * executor, one at a time. A drain starts on {@link #wakeUp()} (after a local commit, on a NOTIFY from another
- * server) and on the fallback poll; wake-ups that arrive while a drain is pending or running coalesce into at most
- * one more drain. A drain that claimed events is followed by another after the busy-poll interval, and so
- * on until one finds nothing, so a steady stream of events does not wait on notifications (which
- * PostgreSQL and PgJDBC deliver in bunches under load); with schema V8 a busy relay also tells producers that
- * they need not notify it ({@link WaiterRegistration}). When the database fails, the failure is logged once per
- * streak, reported to the listener, and the relay tries again at the next poll, by itself, until it is back.
- *
- * <p>{@link #stop(Duration)} claims nothing new; the batch in flight is completed (its published rows
- * marked, its unpublished rows released), never half-marked.
+ * <p>{@link #stop(Duration)} claims nothing new; the batch in flight is completed, never half-marked.
  */
 public final class OutboxRelay {
 
@@ -74,6 +66,7 @@ public final class OutboxRelay {
     private final WakeSchedule schedule;
     private final DatabaseBackoff databaseBackoff = new DatabaseBackoff();
     private final OrderedIndexGuard orderedIndex; // ordered mode claims nothing without its index (sql/options)
+    private final FleetMembership fleet; // null without a fleet identity (a relay built in plain Java, tests)
     private final LongSupplier nanoTime;
 
     private final AtomicBoolean started = new AtomicBoolean();
@@ -84,7 +77,7 @@ public final class OutboxRelay {
     private volatile boolean paused;
     private volatile boolean errorLogged; // an Error of the current streak of failed drains was logged
     private volatile long lastDrainEndNanos;
-    private ScheduledFuture<?> cleanupFuture; // guarded by this
+    private final Housekeeping housekeeping;
 
     OutboxRelay(RelayBuilder b) {
         this.config = Objects.requireNonNull(b.config, "config");
@@ -98,26 +91,26 @@ public final class OutboxRelay {
         BackoffPolicy backoff = b.backoff != null ? b.backoff
                 : RetryPlanner.policyFor(config, () -> ThreadLocalRandom.current().nextDouble());
         this.drainLoop = DrainLoop.builder().store(store).publisher(publisher).listener(listener).backoff(backoff)
-                .config(config).clock(clock).counters(counters).mayClaim(() -> !stopping && !paused)
+                .config(config).clock(clock).counters(counters).mayClaim(() -> !stopping && !held())
                 .stopping(() -> stopping).nanoTime(nanoTime).completionExecutor(b.pipelined ? executor : null)
                 .fused(true).build();
         this.orderedIndex = new OrderedIndexGuard(store, config.name(), config.ordered(), counters, clock);
         this.exhausted = new DeadLetterStrandedRows(store, clock, config.name(), config.maxAttempts());
         this.cleaner = new OutboxCleaner(store, clock, config.name(), config.cleanupBatchSize(), () -> !stopping);
+        this.housekeeping = new Housekeeping(executor, config.cleanupInterval(), () -> stopping);
         this.trigger = new CoalescingTrigger(config.name(), executor, this::drainOnce);
         this.notifyListener = config.notifyEnabled() ? b.notifyListener(this::wakeUp, this::runNow) : null;
         this.waiters = new WaiterRegistration(store, config.name(),
                 () -> notifyListener == null ? null : notifyListener.identity(), config.busyPollInterval(),
                 this::currentPollInterval, nanoTime);
         this.schedule = new WakeSchedule(config.name(), executor, nanoTime, new ScheduleCallbacks());
+        this.fleet = b.fleetMembership(new FleetCallbacks(this));
     }
 
     /** Starts building a relay: see {@link RelayBuilder}. */
     public static RelayBuilder builder() {
         return new RelayBuilder();
     }
-
-    // --- lifecycle ---------------------------------------------------------------------------
 
     /** Starts the NOTIFY listener, the fallback poll and the cleanup, and drains once at once. */
     public void start() {
@@ -136,19 +129,17 @@ public final class OutboxRelay {
             runOnce(waiters::deleteStale, "the start-up cleanup of registrations");
         }
         schedule.startPoll();
-        long cleanupMillis = config.cleanupInterval().toMillis();
-        long initialCleanup = Math.min(cleanupMillis, TimeUnit.MINUTES.toMillis(1));
-        synchronized (this) {
-            cleanupFuture = executor.scheduleWithFixedDelay(() -> {
-                if (!stopping) {
-                    exhausted.run();
-                    cleaner.runScheduled(config.retention(), config.inboxRetention());
-                    waiters.deleteStale();
-                    waiters.renewAtNextDrain();
-                }
-            }, initialCleanup, cleanupMillis, TimeUnit.MILLISECONDS);
+        housekeeping.start(() -> {
+            exhausted.run();
+            cleaner.runScheduled(config.retention(), config.inboxRetention());
+            waiters.deleteStale();
+            waiters.renewAtNextDrain();
+        });
+        if (fleet != null) {
+            fleet.start(); // its first heartbeat wakes the relay, unless the fleet is paused
+        } else {
+            wakeUp();
         }
-        wakeUp();
     }
 
     private void runOnce(Runnable task, String what) {
@@ -171,11 +162,7 @@ public final class OutboxRelay {
         }
         stopping = true;
         schedule.cancel();
-        synchronized (this) {
-            if (cleanupFuture != null) {
-                cleanupFuture.cancel(false);
-            }
-        }
+        housekeeping.cancel();
         if (notifyListener != null) {
             notifyListener.stop(Duration.ofSeconds(2));
         }
@@ -187,6 +174,9 @@ public final class OutboxRelay {
             idle = trigger.isIdle();
         }
         waiters.close();
+        if (fleet != null) {
+            fleet.stop(Duration.ofSeconds(2));
+        }
         if (idle) {
             LOG.info(() -> "relay " + config.name() + " stopped");
         } else {
@@ -199,7 +189,7 @@ public final class OutboxRelay {
 
     /** Asks for a drain soon; cheap, from any thread: calls while a drain is pending or running add at most one. */
     public void wakeUp() {
-        if (!isRunning() || paused) {
+        if (!isRunning() || held()) {
             return;
         }
         request();
@@ -207,7 +197,7 @@ public final class OutboxRelay {
 
     /** Drains now, even during the back-off after a database error or a broker outage; not while paused or stopped. */
     public void runNow() {
-        if (!isRunning() || paused) {
+        if (!isRunning() || held()) {
             return;
         }
         forceNext.set(true);
@@ -231,8 +221,26 @@ public final class OutboxRelay {
         return started.get() && !stopping;
     }
 
+    /** Whether this relay was paused by {@link #pause()}; see {@link #state()} for the fleet's pause. */
     public boolean isPaused() {
         return paused;
+    }
+
+    private boolean held() {
+        return paused || (fleet != null && fleet.holds());
+    }
+
+    /** Its membership of the outbox's fleet (schema V13), or null when it has none. */
+    public FleetMembership fleet() {
+        return fleet;
+    }
+
+    /** One of running, paused, fleet-paused, starting (the fleet's state not read yet), waiting-for-broker, stopped. */
+    public String state() {
+        Instant held = brokerHeldUntil();
+        return !isRunning() ? "stopped" : paused ? "paused" : fleet != null && fleet.fleetPaused() ? "fleet-paused"
+                : fleet != null && fleet.holds() ? "starting"
+                : held != null && held.isAfter(clock.instant()) ? "waiting-for-broker" : "running";
     }
 
     /** Whether the NOTIFY listener is connected now. */
@@ -245,19 +253,13 @@ public final class OutboxRelay {
         return config.pollInterval(isListening());
     }
 
-    /**
-     * Whether no drain is running or asked for and no delayed look (busy poll, a retried quiesce, the
-     * end of a broker hold) is pending: only a wake-up or the fallback poll starts the next drain.
-     */
+    /** Whether no drain runs or is asked for and no delayed look (busy poll, quiesce, broker hold) is pending. */
     boolean awaitingWakeUp() {
         // Read first: a look that has fired has already asked the trigger for its drain.
         return !schedule.followUpPending() && trigger.isIdle();
     }
 
-    /**
-     * Whether the relay is registered as waiting for notifications (schema V8), has made its last look and has none
-     * pending: only a notification, an in-JVM wake-up or the fallback poll starts its next drain.
-     */
+    /** Whether the relay is registered as waiting for notifications (schema V8) and {@link #awaitingWakeUp()}. */
     boolean waitingForNotifications() {
         return waiters.waiting() && awaitingWakeUp();
     }
@@ -315,7 +317,7 @@ public final class OutboxRelay {
     private void drainOnce() {
         boolean forced = forceNext.getAndSet(false);
         boolean ignoreHold = ignoreBrokerHold.getAndSet(false);
-        if (stopping || paused) {
+        if (stopping || held()) {
             return;
         }
         if (!forced && databaseBackoff.waiting(nanoTime.getAsLong())) {
@@ -325,9 +327,7 @@ public final class OutboxRelay {
         counters.loopRan(at); // also while waiting out a broker outage: the loop is alive (liveness)
         listener.loopRan(at);
         Duration held = ignoreHold ? null : drainLoop.brokerHoldLeft();
-        if (held != null) {
-            // Look again when the hold ends: a relay that was busy when the broker failed is not
-            // registered for notifications (V8), so none would wake it then.
+        if (held != null) { // look again when it ends: a relay busy when the broker failed is not registered (V8)
             schedule.followUp(held.plusMillis(1));
             return;
         }
@@ -386,7 +386,7 @@ public final class OutboxRelay {
 
         @Override
         public void pollDue() {
-            if (!paused) {
+            if (!held()) {
                 forceNext.set(true);
                 request();
             }

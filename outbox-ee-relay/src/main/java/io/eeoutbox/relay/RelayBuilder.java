@@ -1,6 +1,9 @@
 package io.eeoutbox.relay;
 
 import io.eeoutbox.relay.config.RelayConfig;
+import io.eeoutbox.relay.config.RelaySettings;
+import io.eeoutbox.relay.fleet.FleetMembership;
+import io.eeoutbox.relay.store.FleetStore;
 import io.eeoutbox.relay.store.OutboxStore;
 import io.eeoutbox.relay.wake.NotifyListener;
 import io.eeoutbox.spi.BackoffPolicy;
@@ -31,6 +34,7 @@ public final class RelayBuilder {
     NotifyListener.ConnectionSource notifyConnections;
     LongSupplier nanoTime;
     boolean pipelined = true;
+    FleetStore.Identity fleetIdentity;
 
     RelayBuilder() {
     }
@@ -105,6 +109,22 @@ public final class RelayBuilder {
     public RelayBuilder notifyConnections(NotifyListener.ConnectionSource source) {
         this.notifyConnections = source;
         return this;
+    }
+
+    /**
+     * Makes the relay a member of its outbox's fleet (schema V13) under this identity: it reports itself every
+     * {@code outbox.relay.fleet.heartbeat-interval} and honours pause all; needs a {@link #dataSource}. Default: none.
+     */
+    public RelayBuilder fleet(FleetStore.Identity identity) {
+        this.fleetIdentity = identity;
+        return this;
+    }
+
+    /** The relay's fleet membership, or null without an identity or a data source. */
+    FleetMembership fleetMembership(FleetMembership.Relay relay) {
+        return fleetIdentity == null || dataSource == null ? null : new FleetMembership(new FleetStore(dataSource),
+                fleetIdentity, config.get(RelaySettings.FLEET_HEARTBEAT_INTERVAL), config.get(RelaySettings.FLEET_RETENTION),
+                executor, relay);
     }
 
     RelayBuilder nanoTime(LongSupplier nanoTime) {

@@ -227,7 +227,8 @@ public final class TestDatabase {
                 "V9__outbox_database_clock.sql",
                 "V10__outbox_trace_context.sql",
                 "V11__outbox_ordered_successors.sql",
-                "V12__processed_events_retention_per_consumer.sql"));
+                "V12__processed_events_retention_per_consumer.sql",
+                "V13__outbox_fleet.sql"));
         return files;
     }
 

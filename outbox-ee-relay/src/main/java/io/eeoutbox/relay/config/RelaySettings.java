@@ -117,11 +117,21 @@ public final class RelaySettings {
                     + " claims or completions in a database crash, which only publishes them again"
                     + " ([decision 0002](docs/decisions/0002-synchronous-commit-off-for-relay-statements.md))");
 
+    public static final Setting<Duration> FLEET_HEARTBEAT_INTERVAL = Setting.duration(
+            "outbox.relay.fleet.heartbeat-interval", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(5),
+            "how often the relay writes its row of the fleet and reads whether the fleet is paused: pause all reaches it"
+                    + " within this; missing after three (schema V13; [the fleet](docs/operations.md#every-relay-of-the-outbox))");
+
+    public static final Setting<Duration> FLEET_RETENTION = Setting.duration("outbox.relay.fleet.retention",
+            Duration.ofHours(1), Duration.ofMinutes(1), Duration.ofDays(30),
+            "rows of relays unseen this long are deleted from the fleet");
+
     /** Every engine setting, in the order the README lists them. */
     public static final List<Setting<?>> ALL = List.of(ENABLED, NAME, BATCH_SIZE, BATCH_MAX_BYTES, POLL_INTERVAL,
             BUSY_POLL_INTERVAL, MAX_ATTEMPTS, BACKOFF_INITIAL, BACKOFF_FACTOR, BACKOFF_MAX, BACKOFF_JITTER, LEASE, ORDERED,
             NOTIFY_ENABLED, NOTIFY_CHANNEL, NOTIFY_JDBC_URL, NOTIFY_USER, NOTIFY_PASSWORD, COMPLETION, RETENTION,
-            CLEANUP_INTERVAL, CLEANUP_BATCH_SIZE, INBOX_RETENTION, INBOX_RETENTION_PER_CONSUMER, CLAIM_RESCAN_INTERVAL, SYNCHRONOUS_COMMIT);
+            CLEANUP_INTERVAL, CLEANUP_BATCH_SIZE, INBOX_RETENTION, INBOX_RETENTION_PER_CONSUMER, CLAIM_RESCAN_INTERVAL, SYNCHRONOUS_COMMIT,
+            FLEET_HEARTBEAT_INTERVAL, FLEET_RETENTION);
 
     /**
      * The batch size the benchmark measures and recommends for draining backlogs (docs/benchmark.md): the

@@ -128,6 +128,7 @@ public class OutboxRelayBootstrap {
                     .threadFactory(threads)
                     .publisher(publisher)
                     .listener(CompositeRelayListener.of(all))
+                    .fleet(FleetIdentities.of(config.name()))
                     .build();
             r.start();
             relay = r;

@@ -38,12 +38,12 @@ final class PoolSizeCheck {
 
     /**
      * The connections the relay can hold at once: its drain (1), the pipelined completion (1), the LISTEN
-     * connection when it comes from the data source (1), the gauge refresh (1), the cleanup (1) and an
-     * operator's MBean call (1).
+     * connection when it comes from the data source (1), the gauge refresh (1), the cleanup (1), the fleet's
+     * heartbeat (1) and an operator's MBean call (1).
      */
     static int peak(RelayConfig config, boolean pipelined) {
         int listen = config.notifyEnabled() && config.notifyJdbcUrl().isEmpty() ? 1 : 0;
-        return 1 + (pipelined ? 1 : 0) + listen + 1 + 1 + 1;
+        return 1 + (pipelined ? 1 : 0) + listen + 1 + 1 + 1 + 1;
     }
 
     /**
@@ -100,7 +100,7 @@ final class PoolSizeCheck {
             } else if (max.getAsInt() < needed) {
                 LOG.warning(() -> "relay " + config.name() + ": the pool of " + dataSource + " holds at most "
                         + max.getAsInt() + " connections, but the relay holds up to " + needed + " at once (drain, pipelined"
-                        + " completion, LISTEN, gauges, cleanup, an operator's call): its statements will wait for each"
+                        + " completion, LISTEN, gauges, cleanup, heartbeat, an operator's call): its statements will wait for each"
                         + " other. Raise the pool's maximum to at least " + needed + " plus whatever else uses it"
                         + " (docs/operations.md, \"Connections\")");
             } else {

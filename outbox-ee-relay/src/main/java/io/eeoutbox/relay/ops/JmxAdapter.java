@@ -255,6 +255,64 @@ public final class JmxAdapter implements RelayAdminMXBean {
         }
     }
 
+    @Override
+    public java.util.List<Map<String, String>> getFleet() {
+        java.util.List<Map<String, String>> out = new java.util.ArrayList<>();
+        for (RelayOperations.FleetRelay r : operations.fleet().relays()) {
+            var member = r.member();
+            Map<String, String> m = new java.util.LinkedHashMap<>();
+            m.put("server", member.who().server());
+            m.put("application", member.who().application());
+            m.put("relay", r.name());
+            m.put("local", String.valueOf(r.local()));
+            m.put("self", String.valueOf(r.self()));
+            m.put("state", r.shownState());
+            m.put("last-seen", text(member.seen().lastSeen()));
+            m.put("started-at", text(member.seen().startedAt()));
+            m.put("published", String.valueOf(member.tally().published()));
+            m.put("failed", String.valueOf(member.tally().failed()));
+            m.put("dead-lettered", String.valueOf(member.tally().deadLettered()));
+            m.put("last-error", member.tally().lastError() == null ? "" : member.tally().lastError());
+            m.put("epoch-applied", String.valueOf(member.epochApplied()));
+            out.add(m);
+        }
+        return out;
+    }
+
+    @Override
+    public boolean isFleetPaused() {
+        return operations.fleet().paused();
+    }
+
+    @Override
+    public String getFleetChangedBy() {
+        return operations.fleet().changedBy();
+    }
+
+    @Override
+    public String pauseAll(String requestedBy) {
+        return fleetChange(true, requestedBy);
+    }
+
+    @Override
+    public String resumeAll(String requestedBy) {
+        return fleetChange(false, requestedBy);
+    }
+
+    private String fleetChange(boolean pause, String requestedBy) {
+        String by = parsed(() -> OperatorInput.requestedBy(requestedBy));
+        try {
+            RelayOperations.FleetChange c = pause ? operations.pauseAll(by) : operations.resumeAll(by);
+            return "fleet " + (pause ? "paused" : "resumed") + " (epoch " + c.epoch() + ", by " + c.by()
+                    + "); acknowledged by " + c.acknowledged() + (c.lagging().isEmpty() ? ""
+                    : "; not acknowledged in time by " + c.lagging());
+        } catch (SQLException e) {
+            throw databaseFailed(pause ? "pauseAll" : "resumeAll", e);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage());
+        }
+    }
+
     private synchronized RelayStats stats() {
         Instant now = clock.instant();
         if (cachedStats != null && Duration.between(cachedAt, now).compareTo(STATS_MAX_AGE) < 0) {

@@ -162,6 +162,15 @@ public final class OperatorInput {
         }
     }
 
+    /** Who asks for a fleet-wide action, as the audit records it: 1 to 200 characters, no control characters. */
+    public static String requestedBy(String value) throws BadInput {
+        String s = text("requestedBy", value, 200);
+        if (s == null) {
+            throw new BadInput("requestedBy", "requestedBy is required: who asks (a user name), 1 to 200 characters");
+        }
+        return s;
+    }
+
     /** At most 60 characters of {@code s}, for messages that repeat what was given. */
     public static String abbreviate(String s) {
         return s == null ? "" : s.length() <= 60 ? s : s.substring(0, 60) + "…";

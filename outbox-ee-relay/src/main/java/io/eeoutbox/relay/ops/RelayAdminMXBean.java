@@ -142,4 +142,27 @@ public interface RelayAdminMXBean {
      * @return how many rows were deleted
      */
     long purgeProcessedOlderThan(int days);
+
+    /**
+     * Every relay of the outbox (schema V13), as this relay's last heartbeat read it: server, application, relay,
+     * local (on this server), self, state ({@code missing} when unseen for three heartbeats), last-seen, started-at,
+     * published, failed, dead-lettered, last-error, epoch-applied. Empty without schema V13.
+     */
+    java.util.List<java.util.Map<String, String>> getFleet();
+
+    /** Whether every relay of the outbox is paused (pause all), as the last heartbeat read it. */
+    boolean isFleetPaused();
+
+    /** Who paused or resumed the whole fleet last (null: nobody yet). */
+    String getFleetChangedBy();
+
+    /**
+     * Pauses every relay of the outbox and waits until each acknowledged (its batch in flight done), at most two
+     * heartbeats and a few seconds. {@code requestedBy}: who asks, for the audit (1 to 200 characters; a JMX client
+     * can give any name: the server's own audit of the JMX call is the authority). Returns who acknowledged.
+     */
+    String pauseAll(String requestedBy);
+
+    /** Resumes every relay of the outbox (one paused on its own stays paused); as {@link #pauseAll}. */
+    String resumeAll(String requestedBy);
 }

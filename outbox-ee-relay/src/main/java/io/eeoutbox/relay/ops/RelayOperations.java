@@ -9,6 +9,7 @@ import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.config.Setting;
 import io.eeoutbox.relay.counters.RelayCounters;
 import io.eeoutbox.relay.store.DeadLetterFilter;
+import io.eeoutbox.relay.store.FleetStore;
 import io.eeoutbox.relay.store.OperatorQueries;
 import io.eeoutbox.relay.store.OperatorQueries.DeadLetter;
 import io.eeoutbox.relay.store.OutboxStore;
@@ -54,6 +55,7 @@ public class RelayOperations {
     private final Clock clock;
     private final History history;
     private final ArrayList<long[]> samples = new ArrayList<>(); // {epoch millis, published}
+    private final FleetActions fleet;
 
     /**
      * @param queries   the operator's statements on the relay's data source; null: the dead-letter reads and the
@@ -71,6 +73,7 @@ public class RelayOperations {
         this.resources = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(resources));
         this.clock = Objects.requireNonNull(clock, "clock");
         this.history = history != null ? history : History.none(clock);
+        this.fleet = new FleetActions(relay.config().name(), relay::fleet);
     }
 
     /** Over a relay built in plain Java: no operator statements, no recent failures, no further settings. */
@@ -127,12 +130,12 @@ public class RelayOperations {
         return relay.heldDestinations().stream().map(DestinationHolds.Held::describe).toList();
     }
 
-    /** One of running, paused, waiting-for-broker (every destination held back), stopped. */
+    /**
+     * One of running, paused, fleet-paused (pause all), starting (the fleet's state not read yet), waiting-for-broker
+     * (every destination held back), stopped.
+     */
     public String state() {
-        Instant held = relay.brokerHeldUntil();
-        return !relay.isRunning() ? "stopped"
-                : relay.isPaused() ? "paused"
-                : held != null && held.isAfter(clock.instant()) ? "waiting-for-broker" : "running";
+        return relay.state();
     }
 
     /** The relay's state, activity and counters; each call also samples the published rate. */
@@ -182,6 +185,11 @@ public class RelayOperations {
     private static <T> String shown(Setting<T> s, RelayConfig c) {
         T value = c.get(s);
         return value == null ? "" : s.show(value);
+    }
+
+    /** Every relay of the outbox (schema V13) as this relay's last heartbeat read it; no SQL runs here. */
+    public FleetView fleet() {
+        return fleet.view();
     }
 
     // --- the outbox ---------------------------------------------------------------------------
@@ -277,6 +285,19 @@ public class RelayOperations {
         return r.deleted();
     }
 
+    /**
+     * Pauses every relay of the outbox through the database, and waits until each has acknowledged (its batch in
+     * flight done), at most two heartbeats and a few seconds; {@code by} is who asked (the audit).
+     */
+    public FleetChange pauseAll(String by) throws SQLException {
+        return fleet.change(true, by);
+    }
+
+    /** Resumes every relay of the outbox (a relay paused on its own stays paused); as {@link #pauseAll}. */
+    public FleetChange resumeAll(String by) throws SQLException {
+        return fleet.change(false, by);
+    }
+
     /** Runs the scheduled cleanup now (with the configured retention); logs instead of throwing. */
     public void cleanUpNow() {
         relay.cleaner().runScheduled(relay.config().retention(), relay.config().inboxRetention());
@@ -325,6 +346,28 @@ public class RelayOperations {
 
     /** A page of dead letters; {@code nextAfterSeq} is the cursor of the next page, null on the last. */
     public record DeadLetterPage(List<DeadLetter> items, Long nextAfterSeq) {
+    }
+
+    /** The fleet: whether this relay is part of one (schema V13), whether it is paused, by whom, and its relays. */
+    public record FleetView(boolean member, boolean paused, long epoch, String changedBy, Instant changedAt,
+                            List<FleetRelay> relays) {
+    }
+
+    /** One relay of the fleet as its last heartbeat left it: local when on this server, self when this relay. */
+    public record FleetRelay(FleetStore.Member member, boolean local, boolean self) {
+        public String name() {
+            return member.who().relayName();
+        }
+
+        /** Its state, or {@code missing} when unseen for three of its heartbeats. */
+        public String shownState() {
+            return member.seen().missing() ? "missing" : member.state();
+        }
+    }
+
+    /** A pause all or resume all: its epoch, who asked, and which relays acknowledged it in time, which not. */
+    public record FleetChange(boolean paused, long epoch, String by, Instant at, List<String> acknowledged,
+                              List<String> lagging) {
     }
 
     /** A failed publish attempt. */

@@ -91,11 +91,11 @@ class PoolSizeCheckTest {
     @Test
     void thePeakCountsDrainCompletionListenerGaugesCleanupAndAdmin() {
         RelayConfig defaults = RelayConfig.defaults();
-        assertThat(PoolSizeCheck.peak(defaults, true)).isEqualTo(6);
-        assertThat(PoolSizeCheck.peak(defaults, false)).isEqualTo(5);
+        assertThat(PoolSizeCheck.peak(defaults, true)).isEqualTo(7);
+        assertThat(PoolSizeCheck.peak(defaults, false)).isEqualTo(6);
         assertThat(PoolSizeCheck.peak(defaults.toBuilder().set(RelaySettings.NOTIFY_JDBC_URL, "jdbc:postgresql://db/x").build(), true))
-                .as("a dedicated LISTEN connection is not the pool's").isEqualTo(5);
-        assertThat(PoolSizeCheck.peak(defaults.toBuilder().set(RelaySettings.NOTIFY_ENABLED, false).build(), true)).isEqualTo(5);
+                .as("a dedicated LISTEN connection is not the pool's").isEqualTo(6);
+        assertThat(PoolSizeCheck.peak(defaults.toBuilder().set(RelaySettings.NOTIFY_ENABLED, false).build(), true)).isEqualTo(6);
     }
 
     @Test

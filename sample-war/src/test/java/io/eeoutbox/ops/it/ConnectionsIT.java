@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * At start the relay compares its data source's pool with the connections it can hold at once (issue 17,
  * item 5), reading the pool's maximum from the server's own MBeans: the test servers' relay pool holds 8
- * (WildFly's configure.cli, Liberty's server.xml), the relay up to 6.
+ * (WildFly's configure.cli, Liberty's server.xml), the relay up to 7.
  */
 @Tag("in-server")
 @ExtendWith(ArquillianExtension.class)
@@ -30,7 +30,7 @@ class ConnectionsIT {
     @Test
     void theStartLogNamesThePoolsSizeAndTheRelaysPeak() throws Exception {
         String expected = "relay " + OpsDeployment.RELAY_NAME + ": the pool of java:app/jdbc/OutboxRelay holds at most 8"
-                + " connections; the relay holds up to 6 at once";
+                + " connections; the relay holds up to 7 at once";
         String line = Eventually.until(() -> lastLineWith(expected), l -> l != null, "the relay's start line: " + expected);
         RelayAdminJmxIT.report("connections: " + line.trim());
         assertTrue(line.contains(expected), line);
