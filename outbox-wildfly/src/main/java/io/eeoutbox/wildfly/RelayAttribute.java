@@ -38,7 +38,10 @@ enum RelayAttribute {
     LAST_ERROR("last-error", ModelType.STRING, "LastError"),
     LAST_ERROR_AT("last-error-at", ModelType.STRING, "LastErrorAt"),
     HELD_DESTINATIONS("held-destinations", ModelType.LIST, "HeldDestinations"),
-    SETTINGS("settings", ModelType.OBJECT, "Settings");
+    SETTINGS("settings", ModelType.OBJECT, "Settings"),
+    FLEET_PAUSED("fleet-paused", ModelType.BOOLEAN, "FleetPaused"),
+    FLEET_CHANGED_BY("fleet-changed-by", ModelType.STRING, "FleetChangedBy"),
+    FLEET("fleet", ModelType.LIST, "Fleet");
 
     private static final String REFRESHED = "Refreshed";
 
@@ -50,7 +53,9 @@ enum RelayAttribute {
         this.mbeanAttribute = mbeanAttribute;
         this.metric = type == ModelType.LONG;
         this.definition = switch (type) {
-            case LIST -> new PrimitiveListAttributeDefinition.Builder(name, ModelType.STRING).setRequired(false)
+            case LIST -> "fleet".equals(name) // a list of objects, one per relay of the outbox
+                    ? new SimpleAttributeDefinitionBuilder(name, ModelType.LIST).setRequired(false).setStorageRuntime().build()
+                    : new PrimitiveListAttributeDefinition.Builder(name, ModelType.STRING).setRequired(false)
                     .setStorageRuntime().build();
             case OBJECT -> new PropertiesAttributeDefinition.Builder(name, true).setRequired(false).setStorageRuntime()
                     .build();
@@ -77,6 +82,10 @@ enum RelayAttribute {
             boolean running = Boolean.TRUE.equals(jmx.attribute(relay, RUNNING.mbeanAttribute));
             boolean paused = Boolean.TRUE.equals(jmx.attribute(relay, PAUSED.mbeanAttribute));
             return new ModelNode(!running ? "stopped" : paused ? "paused" : "running");
+        }
+        if (this == FLEET || this == FLEET_PAUSED || this == FLEET_CHANGED_BY) { // undefined for a relay without a fleet
+            Object value = jmx.attributeIfPresent(relay, mbeanAttribute);
+            return value == RelayJmx.ABSENT ? new ModelNode() : toModel(value);
         }
         if (mbeanAttribute.startsWith(REFRESHED) || this == GAUGES_REFRESHED_AT) {
             return refreshed(jmx, relay);
@@ -112,6 +121,11 @@ enum RelayAttribute {
                 CompositeData entry = (CompositeData) row;
                 Object v = entry.get("value");
                 node.get(String.valueOf(entry.get("key"))).set(v == null ? "" : v.toString());
+            }
+        } else if (value instanceof TabularData[] rows) {
+            node.setEmptyList();
+            for (TabularData row : rows) {
+                node.add(toModel(row));
             }
         } else if (value instanceof String[] list) {
             node.setEmptyList();

@@ -24,7 +24,10 @@ enum RelayOperation {
     RETRY_DEAD_LETTERS("retry-dead-letters", "retryDeadLetters", ModelType.INT, Parameters.EVENT_TYPE,
             Parameters.AGGREGATE_TYPE, Parameters.AGGREGATE_ID, Parameters.ERROR_TEXT, Parameters.CREATED_FROM,
             Parameters.CREATED_TO),
-    PURGE("purge", "purge", ModelType.LONG, Parameters.OLDER_THAN);
+    PURGE("purge", "purge", ModelType.LONG, Parameters.OLDER_THAN),
+    /** Every relay of the outbox, through its database; the MBean is given who asked (the management user). */
+    PAUSE_ALL("pause-all", "pauseAll", ModelType.STRING),
+    RESUME_ALL("resume-all", "resumeAll", ModelType.STRING);
 
     private final String name;
     private final String mbeanOperation;
@@ -48,6 +51,11 @@ enum RelayOperation {
 
     List<SimpleAttributeDefinition> parameters() {
         return parameters;
+    }
+
+    /** Whether the MBean operation takes who asked (for the fleet's audit) rather than parameters of the request. */
+    boolean takesUser() {
+        return this == PAUSE_ALL || this == RESUME_ALL;
     }
 
     boolean hasReply() {

@@ -155,6 +155,13 @@ final class RelayResourceRegistrar {
                     arguments.append(' ').append(parameter.getName()).append('=').append(value.asString());
                 }
             }
+            if (operation.takesUser()) { // the fleet's audit names the management user
+                Object result = audited(context, operation.operationName(), "", relay -> jmx.invoke(relay,
+                        operation.mbeanOperation(), new Object[] {"wildfly:" + user(context)},
+                        new String[] {String.class.getName()}));
+                context.getResult().set(RelayAttribute.toModel(result));
+                return;
+            }
             Object result = audited(context, operation.operationName(), arguments.toString(),
                     relay -> operation.named(() -> jmx.invoke(relay, operation.mbeanOperation(), n == 0 ? null : params,
                             n == 0 ? null : signature)));

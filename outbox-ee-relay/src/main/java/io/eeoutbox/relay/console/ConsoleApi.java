@@ -75,6 +75,10 @@ final class ConsoleApi {
                 noParams(params);
                 return ConsoleJson.history(source.operations().history());
             }
+            case "/api/fleet" -> {
+                noParams(params);
+                return ConsoleJson.fleet(source.operations().fleet());
+            }
             case "/api/dead-letters" -> {
                 Function<String, String> p = single(params);
                 OperatorInput.onlyKnown(params.keySet(), union(OperatorInput.FILTER_FIELDS, OperatorInput.PAGE_FIELDS));
@@ -127,6 +131,16 @@ final class ConsoleApi {
                 LOG.info(() -> "outbox console: user=" + user + " action=" + action + " relay=" + relay + " state "
                         + before + " -> " + now.state());
                 return ConsoleJson.relay(now).build();
+            }
+            case "/api/fleet/pause-all", "/api/fleet/resume-all" -> {
+                OperatorInput.onlyKnown(body.keySet(), Set.of());
+                boolean pause = path.endsWith("pause-all");
+                String by = OperatorInput.requestedBy("console:" + user);
+                RelayOperations.FleetChange c = pause ? ops.pauseAll(by) : ops.resumeAll(by);
+                LOG.info(() -> "outbox console: user=" + user + " action=" + (pause ? "pause-all" : "resume-all")
+                        + " relay=" + relay + " epoch=" + c.epoch() + " acknowledged=" + c.acknowledged()
+                        + " lagging=" + c.lagging());
+                return ConsoleJson.fleetChange(c);
             }
             case "/api/dead-letters/retry" -> {
                 OperatorInput.onlyKnown(body.keySet(), OperatorInput.FILTER_FIELDS);

@@ -1,6 +1,7 @@
 package io.eeoutbox.relay.console;
 
 import io.eeoutbox.relay.ops.History;
+import io.eeoutbox.relay.ops.RelayOperations;
 import io.eeoutbox.relay.ops.RelayOperations.Backlog;
 import io.eeoutbox.relay.ops.RelayOperations.DeadLetterPage;
 import io.eeoutbox.relay.ops.RelayOperations.Failure;
@@ -85,6 +86,40 @@ final class ConsoleJson {
         return Json.createObjectBuilder().add("now", s.now().toString()).add("stepSeconds", s.step().toSeconds())
                 .add("windowSeconds", s.window().toSeconds()).add("maxPoints", s.capacity()).add("points", points)
                 .build();
+    }
+
+    /** Every relay of the outbox (schema V13), as this relay's last heartbeat read it. */
+    static JsonObject fleet(RelayOperations.FleetView f) {
+        JsonArrayBuilder relays = Json.createArrayBuilder();
+        for (RelayOperations.FleetRelay r : f.relays()) {
+            var m = r.member();
+            JsonObjectBuilder o = Json.createObjectBuilder().add("server", m.who().server())
+                    .add("application", m.who().application()).add("name", r.name()).add("local", r.local())
+                    .add("self", r.self()).add("state", r.shownState()).add("missing", m.seen().missing())
+                    .add("seenSecondsAgo", m.seen().ago().toSeconds()).add("pausedLocally", m.pausedLocally())
+                    .add("published", m.tally().published()).add("failed", m.tally().failed())
+                    .add("deadLettered", m.tally().deadLettered());
+            time(o, "lastSeen", m.seen().lastSeen());
+            time(o, "startedAt", m.seen().startedAt());
+            text(o, "lastError", m.tally().lastError());
+            relays.add(o);
+        }
+        JsonObjectBuilder o = Json.createObjectBuilder().add("member", f.member()).add("paused", f.paused())
+                .add("epoch", f.epoch());
+        text(o, "changedBy", f.changedBy());
+        time(o, "changedAt", f.changedAt());
+        return o.add("relays", relays).build();
+    }
+
+    static JsonObject fleetChange(RelayOperations.FleetChange c) {
+        JsonArrayBuilder acknowledged = Json.createArrayBuilder();
+        c.acknowledged().forEach(acknowledged::add);
+        JsonArrayBuilder lagging = Json.createArrayBuilder();
+        c.lagging().forEach(lagging::add);
+        JsonObjectBuilder o = Json.createObjectBuilder().add("paused", c.paused()).add("epoch", c.epoch())
+                .add("by", c.by());
+        time(o, "at", c.at());
+        return o.add("acknowledged", acknowledged).add("lagging", lagging).build();
     }
 
     static JsonObject page(DeadLetterPage page, long matching) {

@@ -62,6 +62,43 @@ class ConsoleApiIT {
         assertEquals("running", admin.relayState());
     }
 
+    /**
+     * Every relay of the outbox (schema V13) through the console: the relay is in its own fleet view, marked as this
+     * relay; a viewer may not pause all; an admin pauses all (answered with who acknowledged, this relay among them,
+     * which then claims nothing: an event recorded meanwhile stays pending) and resumes all (the event is published).
+     */
+    @Test
+    void anAdminPausesAndResumesEveryRelayOfTheOutbox() throws Exception {
+        ConsoleHttp viewer = new ConsoleHttp(app, ConsoleHttp.VIEWER).signIn();
+        JsonObject self = Eventually.until(() -> ConsoleHttp.json(viewer.get("api/fleet")).getJsonArray("relays")
+                .getValuesAs(JsonObject.class).stream().filter(r -> r.getBoolean("self")).findFirst(),
+                Optional::isPresent, "this relay in the fleet view").get();
+        assertEquals(OpsDeployment.RELAY_NAME, self.getString("name"));
+        assertEquals("running", self.getString("state"));
+        assertEquals(403, viewer.post("api/fleet/pause-all", "{}").statusCode(), "a viewer may not pause all");
+        assertEquals(false, ConsoleHttp.json(viewer.get("api/fleet")).getBoolean("paused"));
+
+        ConsoleHttp admin = new ConsoleHttp(app, ConsoleHttp.ADMIN).signIn();
+        UUID id;
+        try {
+            HttpResponse<String> paused = admin.post("api/fleet/pause-all", "{}");
+            assertEquals(200, paused.statusCode(), paused.body());
+            JsonObject change = ConsoleHttp.json(paused);
+            assertEquals("console:" + ConsoleHttp.ADMIN, change.getString("by"), paused.body());
+            assertTrue(change.getJsonArray("acknowledged").getValuesAs(jakarta.json.JsonString.class).stream()
+                    .anyMatch(r -> r.getString().endsWith("/" + OpsDeployment.RELAY_NAME)), paused.body());
+            assertEquals("fleet-paused", admin.relayState());
+            id = OutboxDb.recordEvent("console.fleet-" + UUID.randomUUID().toString().substring(0, 8));
+            Thread.sleep(2_000); // the relay would publish it within its poll; paused, it must not
+            assertTrue(OutboxDb.processedAt(id).isEmpty(), "an event published while the fleet is paused");
+        } finally {
+            assertEquals(200, admin.post("api/fleet/resume-all", "{}").statusCode());
+        }
+        assertEquals("running", admin.relayState());
+        Eventually.until(() -> OutboxDb.processedAt(id), Optional::isPresent, "the event published after resume all");
+        assertEquals("console:" + ConsoleHttp.ADMIN, ConsoleHttp.json(viewer.get("api/fleet")).getString("changedBy"));
+    }
+
     @Test
     void aDeadLetterIsCountedReadAndRetriedByFilter() throws Exception {
         String type = "console.api-" + UUID.randomUUID().toString().substring(0, 8);

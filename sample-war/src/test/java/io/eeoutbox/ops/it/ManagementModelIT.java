@@ -118,6 +118,44 @@ class ManagementModelIT {
                 "the audit line of the pause in " + log);
     }
 
+    /**
+     * The fleet (schema V13) in the model: the relay sees itself in {@code fleet}; an Operator's {@code :pause-all}
+     * pauses every relay of the outbox through the database and answers who acknowledged, the audit names the
+     * management user, {@code :resume-all} resumes; a Monitor's {@code :pause-all} is refused and pauses nothing.
+     */
+    @Test
+    void anOperatorPausesAndResumesEveryRelayOfTheOutbox() throws Exception {
+        Eventually.until(() -> fleet(monitor), f -> f.stream().anyMatch(r -> r.getString("self").equals("true")),
+                "the relay in its own fleet view");
+        Response refused = monitor.call("pause-all", Map.of(), RELAY);
+        assertFalse(refused.succeeded(), refused.toString());
+        assertTrue(refused.body().contains("WFLYCTL0313"), refused.toString());
+        assertFalse(read(monitor).getJsonObject("result").getBoolean("fleet-paused"), "nothing paused by the Monitor");
+        try {
+            String answer = result(ok(operator.call("pause-all", Map.of(), RELAY))).getString("result");
+            assertTrue(answer.startsWith("fleet paused") && answer.contains("by wildfly:outbox-operator")
+                    && answer.contains("/" + OpsDeployment.RELAY_NAME), answer);
+            assertEquals("fleet-paused", server.getAttribute(mbean, "State"), "the MBean's state after :pause-all");
+            assertEquals(Boolean.FALSE, server.getAttribute(mbean, "Paused"), "not paused on its own");
+            Eventually.until(() -> read(monitor).getJsonObject("result"), r -> r.getBoolean("fleet-paused")
+                    && r.getString("fleet-changed-by").equals("wildfly:outbox-operator"), "the fleet paused in the model");
+        } finally {
+            ok(operator.call("resume-all", Map.of(), RELAY));
+        }
+        assertEquals("running", server.getAttribute(mbean, "State"), "the MBean's state after :resume-all");
+        Path log = Path.of(System.getProperty("wildfly.home"), "standalone", "log", "server.log");
+        String text = Files.readString(log, StandardCharsets.ISO_8859_1);
+        assertTrue(text.contains("ee-outbox management: user=outbox-operator action=pause-all relay="
+                + OpsDeployment.RELAY_NAME), "the audit line of the pause-all in " + log);
+        assertTrue(text.contains(OpsDeployment.RELAY_NAME + " paused by the fleet"), "the relay's own line in " + log);
+    }
+
+    private List<JsonObject> fleet(WildFlyManagement as) throws IOException {
+        JsonValue fleet = read(as).getJsonObject("result").get("fleet");
+        return fleet == null || fleet.getValueType() != JsonValue.ValueType.ARRAY ? List.of()
+                : fleet.asJsonArray().getValuesAs(JsonObject.class);
+    }
+
     @Test
     void aMonitorIsRefusedAnActionAndNothingChanges() throws Exception {
         for (String action : new String[] {"pause", "run-now"}) {

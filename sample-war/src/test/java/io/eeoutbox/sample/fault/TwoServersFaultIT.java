@@ -5,6 +5,7 @@ import io.eeoutbox.sample.fault.harness.FaultServer;
 import io.eeoutbox.sample.fault.harness.FaultSession;
 import io.eeoutbox.sample.fault.harness.OrdersApi;
 import io.eeoutbox.sample.fault.harness.OutboxDb;
+import io.eeoutbox.sample.fault.harness.RelayJmx;
 import io.eeoutbox.sample.fault.harness.Sanity;
 import io.eeoutbox.sample.fault.harness.Verdict;
 import java.sql.Connection;
@@ -40,6 +41,7 @@ class TwoServersFaultIT extends FaultScenario {
     private static final int NUMBER = 5;
     private static final String NAME = "two servers, one outbox";
     private static final String LEASE = "PT15S";
+    private static final String HEARTBEAT = "PT1S";
     private static final List<String> LIFE = List.of("PAID", "SHIPPED", "DELIVERED");
 
     @Test
@@ -52,7 +54,8 @@ class TwoServersFaultIT extends FaultScenario {
         OutboxDb db = new OutboxDb(url);
         db.createHookTables();
         var war = session.observedWar("observed", List.of());
-        Map<String, String> relay = Map.of("outbox.relay.lease", LEASE, "outbox.relay.ordered", "true");
+        Map<String, String> relay = Map.of("outbox.relay.lease", LEASE, "outbox.relay.ordered", "true",
+                "outbox.relay.fleet.heartbeat-interval", HEARTBEAT);
         FaultServer a = session.wildfly("wildfly-s5", war, url, relay);
         FaultServer b = session.libertyOrNull("liberty-s5", war, url, relay);
         if (b == null) {
@@ -99,6 +102,8 @@ class TwoServersFaultIT extends FaultScenario {
                         "one relay published nothing: " + byRelay)
                 .expect("events the consumers applied", db.events(), db.deliveredEvents());
 
+        fleet(session, db, a, b, both, v);
+
         // phase 2: orders through WildFly (its own commits wake its relay first, so it claims most of
         // them); WildFly killed with SIGKILL while rows are leased; Liberty must take them over
         Queue<String> later = new ConcurrentLinkedQueue<>();
@@ -134,6 +139,17 @@ class TwoServersFaultIT extends FaultScenario {
                 () -> single(db, "SELECT count(*) FROM outbox_events WHERE processed_at IS NULL AND seq <= " + seqAtKill),
                 n -> n == 0);
         load.join();
+        // the killed relay in the fleet: missing once unseen for three heartbeats (the takeover took a lease, 15 s),
+        // read with the statement pause all reads acknowledgements with; the survivor is not
+        org.postgresql.ds.PGSimpleDataSource fleetSource = new org.postgresql.ds.PGSimpleDataSource();
+        fleetSource.setUrl(db.url());
+        Map<String, Boolean> missing = new java.util.TreeMap<>();
+        for (io.eeoutbox.relay.store.FleetStore.Member m : new io.eeoutbox.relay.store.FleetStore(fleetSource).members()) {
+            missing.put(m.who().relayName(), m.seen().missing());
+        }
+        v.figures().put("fleet_missing_after_kill", missing);
+        v.check(Boolean.TRUE.equals(missing.get(a.instance())) && Boolean.FALSE.equals(missing.get(b.instance())),
+                "after the kill the fleet should show " + a.instance() + " missing and " + b.instance() + " not: " + missing);
         // the survivor goes on alone
         Queue<String> afterKill = new ConcurrentLinkedQueue<>();
         AtomicInteger refusedAfter = new AtomicInteger();
@@ -176,6 +192,69 @@ class TwoServersFaultIT extends FaultScenario {
         v.noHeuristics(a);
         v.noHeuristics(b);
         return servers;
+    }
+
+    /**
+     * Phase 1b, the fleet (schema V13, docs/operations.md "Every relay of the outbox"): WildFly's relay shows both relays
+     * (itself, and the other server's as remote); pause all, asked through WildFly's MBean, is acknowledged by both, and
+     * neither publishes after it while orders keep coming through both servers (counted in the publish log, and no row
+     * completed after the acknowledgement); resume all through the same MBean, and both drain the backlog.
+     */
+    private static void fleet(FaultSession session, OutboxDb db, FaultServer a, FaultServer b, OrdersApi[] both,
+                              Verdict v) throws Exception {
+        List<Map<String, String>> view = List.of();
+        for (long end = System.nanoTime() + Duration.ofSeconds(30).toNanos(); System.nanoTime() < end; Thread.sleep(500)) {
+            view = RelayJmx.call(a, (mbeans, relay) -> fleetView(mbeans.getAttribute(relay, "Fleet")));
+            if (view.size() == 2 && view.stream().allMatch(r -> r.get("state").equals("running"))) {
+                break;
+            }
+        }
+        v.check(view.stream().anyMatch(r -> r.get("relay").equals(b.instance()) && r.get("self").equals("false")),
+                "WildFly's fleet view lacks the other server's relay: " + view);
+        Map<String, Long> publishedBefore = db.countBy("fault_publish_log", "relay");
+        String answer = RelayJmx.call(a, (mbeans, relay) -> (String) mbeans.invoke(relay, "pauseAll",
+                new Object[] {"fault-suite"}, new String[] {String.class.getName()}));
+        long acknowledgedAt = single(db, "SELECT (extract(epoch FROM now()) * 1000000)::bigint");
+        Map<String, Long> publishedAtPause = db.countBy("fault_publish_log", "relay");
+        Queue<String> paused = new ConcurrentLinkedQueue<>();
+        AtomicInteger refusedPaused = new AtomicInteger();
+        runLifecycles(12, "s5p", i -> both[i % 2], i -> both[(i + 1) % 2], paused, refusedPaused, new AtomicBoolean());
+        Thread.sleep(Duration.parse(HEARTBEAT).multipliedBy(5).toMillis());
+        long pendingWhilePaused = db.pending();
+        long completedAfter = single(db, "SELECT count(*) FROM outbox_events WHERE processed_at > to_timestamp("
+                + acknowledgedAt + " / 1000000.0)");
+        Map<String, Long> publishedWhilePaused = db.countBy("fault_publish_log", "relay");
+        String resumed = RelayJmx.call(a, (mbeans, relay) -> (String) mbeans.invoke(relay, "resumeAll",
+                new Object[] {"fault-suite"}, new String[] {String.class.getName()}));
+        Duration drained = OutboxDb.await(Duration.ofMinutes(2), "the backlog of the pause to be published", db::pending,
+                n -> n == 0);
+        v.figures().put("fleet_view_of_wildfly", view.stream().map(r -> r.get("relay") + ":" + r.get("state")).toList())
+                .put("pause_all", answer).put("published_before_pause", publishedBefore)
+                .put("pending_while_paused", pendingWhilePaused).put("resume_all", resumed)
+                .put("drained_after_resume_in", drained);
+        v.check(answer.contains(a.instance()) && answer.contains(b.instance()) && !answer.contains("not acknowledged"),
+                        "pause all was not acknowledged by both relays: " + answer)
+                .expect("requests refused while the fleet was paused", 0, refusedPaused.get())
+                .expect("rows completed after the fleet's acknowledgement", 0, completedAfter)
+                .check(publishedWhilePaused.equals(publishedAtPause),
+                        "published after the acknowledgement: " + publishedAtPause + " -> " + publishedWhilePaused)
+                .check(pendingWhilePaused > 0, "no event was pending while the fleet was paused")
+                .check(resumed.contains("resumed") && !resumed.contains("not acknowledged"),
+                        "resume all was not acknowledged by both relays: " + resumed);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, String>> fleetView(Object fleet) {
+        List<Map<String, String>> out = new java.util.ArrayList<>();
+        for (javax.management.openmbean.TabularData row : (javax.management.openmbean.TabularData[]) fleet) {
+            Map<String, String> m = new java.util.HashMap<>();
+            for (Object e : row.values()) {
+                javax.management.openmbean.CompositeData entry = (javax.management.openmbean.CompositeData) e;
+                m.put(String.valueOf(entry.get("key")), String.valueOf(entry.get("value")));
+            }
+            out.add(m);
+        }
+        return out;
     }
 
     private static void start(FaultServer s) {

@@ -254,6 +254,38 @@
       + (maxP === null ? '' : ', at most ' + maxP + ' pending') + '.';
   }
 
+  // --- every relay of the outbox (api/fleet, schema V13), as this relay's last heartbeat read it ---
+  function showFleet(f) {
+    var tbody = $('fleet').tBodies[0];
+    clear(tbody);
+    $('fleet-none').hidden = f.member;
+    $('fleet-state').textContent = !f.member ? '' : f.paused
+      ? '(paused by ' + f.changedBy + ' at ' + f.changedAt + ')'
+      : f.changedBy ? '(resumed by ' + f.changedBy + ' at ' + f.changedAt + ')' : '';
+    for (var i = 0; i < f.relays.length; i++) {
+      var r = f.relays[i];
+      var row = document.createElement('tr');
+      if (r.missing) { row.className = 'missing'; }
+      cell(row, r.server);
+      cell(row, r.application);
+      cell(row, r.name);
+      cell(row, r.self ? 'this relay' : r.local ? 'this server' : 'remote');
+      cell(row, r.state, 'state-' + r.state);
+      cell(row, r.seenSecondsAgo + ' s ago');
+      cell(row, r.published, 'num');
+      cell(row, r.failed, 'num');
+      cell(row, r.deadLettered, 'num');
+      cell(row, r.lastError);
+      tbody.appendChild(row);
+    }
+  }
+
+  function fleetSaid(r) {
+    return 'Fleet ' + (r.paused ? 'paused' : 'resumed') + ' (epoch ' + r.epoch + '): acknowledged by '
+      + (r.acknowledged.length ? r.acknowledged.join(', ') : 'no relay')
+      + (r.lagging.length ? '; not acknowledged in time by ' + r.lagging.join(', ') : '') + '.';
+  }
+
   function refresh() {
     request('GET', 'api/overview', undefined, function (status, json) {
       if (status === 200) {
@@ -262,6 +294,9 @@
       } else {
         failed('Reading the relay', status, json);
       }
+    });
+    request('GET', 'api/fleet', undefined, function (status, json) {
+      if (status === 200) { showFleet(json); } else { failed('Reading the fleet', status, json); }
     });
     request('GET', 'api/history', undefined, function (status, json) {
       if (status === 200) { drawChart(json); } else { failed('Reading the history', status, json); }
@@ -300,6 +335,8 @@
   function wire() {
     $('pause').onclick = function () { act('api/relay/pause', {}, function (r) { return 'Relay ' + r.name + ' is ' + r.state + '.'; }); };
     $('resume').onclick = function () { act('api/relay/resume', {}, function (r) { return 'Relay ' + r.name + ' is ' + r.state + '.'; }); };
+    $('pause-all').onclick = function () { act('api/fleet/pause-all', {}, fleetSaid); };
+    $('resume-all').onclick = function () { act('api/fleet/resume-all', {}, fleetSaid); };
     $('run-now').onclick = function () { act('api/relay/run-now', {}, function (r) { return 'Relay ' + r.name + ' runs now.'; }); };
     $('purge').onclick = function () {
       act('api/purge', { olderThan: $('purge-age').value }, function (r) { return r.deleted + ' published rows deleted.'; });

@@ -21,8 +21,21 @@ public final class RelayJmx {
     private RelayJmx() {
     }
 
+    /** One call of the relay's MBean on {@code server}. */
+    @FunctionalInterface
+    public interface Call<T> {
+        T on(MBeanServerConnection mbeans, ObjectName relay) throws Exception;
+    }
+
     /** {@code retryDeadLetters(eventType, null, null, null)}: how many dead letters were made due again. */
     public static int retryDeadLetters(FaultServer server, String eventType) throws Exception {
+        return call(server, (mbeans, relay) -> ((Number) mbeans.invoke(relay, "retryDeadLetters",
+                new Object[] {eventType, null, null, null}, new String[] {String.class.getName(),
+                    String.class.getName(), String.class.getName(), String.class.getName()})).intValue());
+    }
+
+    /** Connects as outbox-admin, runs {@code call} on the relay's MBean, disconnects. */
+    public static <T> T call(FaultServer server, Call<T> call) throws Exception {
         Path clientJar = FaultSettings.wildflyHome().resolve("bin/client/jboss-client.jar");
         try (URLClassLoader loader = new URLClassLoader(new URL[] {clientJar.toUri().toURL()},
                 ClassLoader.getPlatformClassLoader())) {
@@ -37,11 +50,7 @@ public final class RelayJmx {
             try (JMXConnector connector = JMXConnectorFactory.connect(
                     new JMXServiceURL("service:jmx:remote+http://127.0.0.1:" + server.managementPort()), env)) {
                 MBeanServerConnection mbeans = connector.getMBeanServerConnection();
-                ObjectName relay = io.eeoutbox.relay.ops.RelayMBeans.objectName(server.instance());
-                Object n = mbeans.invoke(relay, "retryDeadLetters", new Object[] {eventType, null, null, null},
-                        new String[] {String.class.getName(), String.class.getName(), String.class.getName(),
-                            String.class.getName()});
-                return ((Number) n).intValue();
+                return call.on(mbeans, io.eeoutbox.relay.ops.RelayMBeans.objectName(server.instance()));
             } finally {
                 thread.setContextClassLoader(previous);
             }
