@@ -66,6 +66,9 @@ class ConsoleBrowserIT {
         if ("paused".equals(admin.relayState())) {
             admin.post("api/relay/resume", "{}");
         }
+        if ("fleet-paused".equals(admin.relayState())) {
+            admin.post("api/fleet/resume-all", "{}");
+        }
     }
 
     @Test
@@ -125,6 +128,7 @@ class ConsoleBrowserIT {
         waitFor(() -> textOf(row).contains(type) && textOf(row).contains("\"test\": true"),
                 "the dead letter in the list, with its type and payload");
         waitFor(() -> !text("relay-state").isEmpty(), "the relay's table");
+        waitFor(() -> textOf(By.cssSelector("#fleet tbody")).contains("this relay"), "this relay in the fleet's table");
         screenshot();
 
         browser.findElement(By.id("retry-matching")).click();
@@ -140,6 +144,15 @@ class ConsoleBrowserIT {
         assertEquals("paused", new ConsoleHttp(app, ConsoleHttp.ADMIN).relayState());
         browser.findElement(By.id("resume")).click();
         waitFor(() -> text("relay-state").equals("running"), "the relay shown running");
+
+        browser.findElement(By.id("pause-all")).click(); // every relay of the outbox (schema V13)
+        waitFor(() -> text("message").startsWith("Fleet paused") && text("message").contains(OpsDeployment.RELAY_NAME),
+                "the pause all's answer, naming this relay among those that acknowledged");
+        waitFor(() -> text("relay-state").equals("fleet-paused"), "the relay shown paused by the fleet");
+        waitFor(() -> text("fleet-state").contains("paused by console:" + ConsoleHttp.ADMIN), "who paused the fleet");
+        browser.findElement(By.id("resume-all")).click();
+        waitFor(() -> text("message").startsWith("Fleet resumed"), "the resume all's answer");
+        waitFor(() -> text("relay-state").equals("running"), "the relay shown running again");
     }
 
     /**

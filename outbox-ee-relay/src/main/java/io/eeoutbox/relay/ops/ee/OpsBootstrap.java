@@ -267,7 +267,8 @@ public class OpsBootstrap implements RelayListener {
         config();
         Optional<OutboxRelay> relay = bootstrap.relay();
         boolean running = relay.map(OutboxRelay::isRunning).orElse(false);
-        boolean paused = relay.map(OutboxRelay::isPaused).orElse(false);
+        // paused on its own, or held by the fleet (pause all, or not known yet at start): it does not loop then
+        boolean paused = relay.map(r -> r.isPaused() || (r.fleet() != null && r.fleet().holds())).orElse(false);
         Duration poll = relay.map(OutboxRelay::currentPollInterval).orElse(Duration.ofSeconds(1));
         return health.liveness(running, paused, poll, relay.map(OutboxRelay::publishingUntil).orElse(null));
     }
