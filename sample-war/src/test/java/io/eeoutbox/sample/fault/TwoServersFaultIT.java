@@ -210,7 +210,13 @@ class TwoServersFaultIT extends FaultScenario {
             }
         }
         v.check(view.stream().anyMatch(r -> r.get("relay").equals(b.instance()) && r.get("self").equals("false")),
-                "WildFly's fleet view lacks the other server's relay: " + view);
+                "WildFly's fleet view (MBean) lacks the other server's relay: " + view);
+        for (FaultServer[] pair : new FaultServer[][] {{a, b}, {b, a}}) { // each server's console shows the other's relay
+            String seen = consoleFleet(pair[0]);
+            v.figures().put("fleet_in_console_of_" + pair[0].instance(), seen);
+            v.check(seen.contains("\"name\":\"" + pair[1].instance() + "\"") && seen.contains("\"local\":false"),
+                    pair[0].instance() + "'s console does not show " + pair[1].instance() + "'s relay as remote: " + seen);
+        }
         Map<String, Long> publishedBefore = db.countBy("fault_publish_log", "relay");
         String answer = RelayJmx.call(a, (mbeans, relay) -> (String) mbeans.invoke(relay, "pauseAll",
                 new Object[] {"fault-suite"}, new String[] {String.class.getName()}));
@@ -241,6 +247,19 @@ class TwoServersFaultIT extends FaultScenario {
                 .check(pendingWhilePaused > 0, "no event was pending while the fleet was paused")
                 .check(resumed.contains("resumed") && !resumed.contains("not acknowledged"),
                         "resume all was not acknowledged by both relays: " + resumed);
+    }
+
+    /** {@code GET outbox-admin/api/fleet} of the sample's console on {@code server}, as its viewer (HTTP Basic). */
+    private static String consoleFleet(FaultServer server) throws Exception {
+        java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+                .newBuilder(server.baseUri().resolve("outbox-admin/api/fleet")).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
+                        "outbox-viewer:outbox-viewer-1".getBytes(java.nio.charset.StandardCharsets.UTF_8))).GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new AssertionError("GET api/fleet on " + server.instance() + ": " + r.statusCode() + " " + r.body());
+        }
+        return r.body();
     }
 
     @SuppressWarnings("unchecked")
