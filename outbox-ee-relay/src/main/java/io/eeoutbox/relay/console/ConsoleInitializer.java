@@ -45,6 +45,15 @@ public class ConsoleInitializer implements ServletContainerInitializer {
         context.declareRoles(ConsoleServlet.ADMIN, ConsoleServlet.VIEWER);
         servlet.setServletSecurity(new ServletSecurityElement(new HttpConstraintElement(TransportGuarantee.NONE,
                 ConsoleServlet.ADMIN, ConsoleServlet.VIEWER)));
+        // the icon, for a server's admin tool that links to the console: open to anyone, so outside the console's
+        // constrained path (an exact pattern with a permit-all constraint inside it was still asked for a user on
+        // Open Liberty): <path without its last '/'>-icon.png, /outbox-admin-icon.png by default
+        String iconPath = ConsoleIcon.path(settings.path());
+        ServletRegistration.Dynamic icon = context.addServlet(SERVLET_NAME + "-icon", ConsoleIcon.class);
+        if (icon == null || !icon.addMapping(iconPath).isEmpty()) {
+            LOG.warning(() -> "outbox console: the application already maps " + context.getContextPath() + iconPath
+                    + "; the console's icon is not served");
+        }
         LOG.info(() -> "outbox console at " + context.getContextPath() + settings.path() + " for the roles "
                 + ConsoleServlet.ADMIN + " (act) and " + ConsoleServlet.VIEWER + " (read)");
     }

@@ -71,18 +71,28 @@ final class ConsoleBrowser {
         return driver;
     }
 
+    /**
+     * Headless Chromium with a profile of its own in {@code profiles}, 1400 by 1100 pixels; {@code insecureCerts}: it
+     * accepts a self-signed certificate (the test servers' HTTPS, as Liberty generates it). Callers check
+     * {@link #chromium()} first.
+     */
+    static ChromeDriver headlessChromium(Path profiles, boolean insecureCerts) throws IOException {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.setAcceptInsecureCerts(insecureCerts);
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1100",
+                "--user-data-dir=" + Files.createTempDirectory(Files.createDirectories(profiles.toAbsolutePath()), "chromium-"));
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort().build();
+        ChromeDriver driver = new ChromeDriver(service, options);
+        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        return driver;
+    }
+
     private static WebDriver open(Path profiles, String user) throws IOException {
         if (chromium()) {
-            ChromeOptions options = new ChromeOptions();
-            options.setBinary(CHROMIUM.toFile());
-            options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1400,1100",
-                    "--user-data-dir=" + Files.createTempDirectory(Files.createDirectories(profiles.toAbsolutePath()), "chromium-"));
-            ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-                    .usingAnyFreePort().build();
-            ChromeDriver driver = new ChromeDriver(service, options);
-            driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
-            return driver;
+            return headlessChromium(profiles, false);
         }
         synchronized (ConsoleBrowser.class) {
             if (!saidHtmlUnit) {

@@ -78,6 +78,10 @@ class ConsoleBrowserIT {
         assertFalse(browser.getPageSource().contains("ee-outbox console"), "no console for anonymous: " + page());
         assertEquals(401, new ConsoleHttp(app, null).get("").statusCode());
         assertEquals(401, new ConsoleHttp(app, null).get("api/overview").statusCode());
+        // but for the console's icon, beside the console's path, which admin tools show without a sign-in (console.md)
+        var icon = new ConsoleHttp(app, null).get("../outbox-admin-icon.png");
+        assertEquals(200, icon.statusCode(), "the icon, for anyone");
+        assertEquals("image/png", icon.headers().firstValue("Content-Type").orElse(""));
     }
 
     @Test
