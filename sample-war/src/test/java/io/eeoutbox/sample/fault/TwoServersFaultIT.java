@@ -143,6 +143,8 @@ class TwoServersFaultIT extends FaultScenario {
         // read with the statement pause all reads acknowledgements with; the survivor is not
         org.postgresql.ds.PGSimpleDataSource fleetSource = new org.postgresql.ds.PGSimpleDataSource();
         fleetSource.setUrl(db.url());
+        fleetSource.setUser(io.eeoutbox.sample.fault.harness.FaultPostgres.USER);
+        fleetSource.setPassword(io.eeoutbox.sample.fault.harness.FaultPostgres.PASSWORD);
         Map<String, Boolean> missing = new java.util.TreeMap<>();
         for (io.eeoutbox.relay.store.FleetStore.Member m : new io.eeoutbox.relay.store.FleetStore(fleetSource).members()) {
             missing.put(m.who().relayName(), m.seen().missing());
