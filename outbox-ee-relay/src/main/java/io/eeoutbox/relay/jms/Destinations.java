@@ -113,7 +113,7 @@ final class Destinations {
 
     private JMSException missing(String name, String why, Exception cause) {
         InvalidDestinationException e = new InvalidDestinationException("no JMS destination for " + name + " ("
-                + (rule.isFixed() ? DestinationRule.DESTINATION : DestinationRule.PATTERN + ": " + rule) + "): " + why);
+                + (rule.isFixed() ? DestinationRule.DESTINATION + "=" + rule : "outbox.relay.jms." + rule) + "): " + why);
         if (cause != null) {
             e.setLinkedException(cause);
             e.initCause(cause);

@@ -115,7 +115,7 @@ class JmsRoutingIT {
         assertThat(result.failures().keySet()).containsExactlyInAnyOrder(invoiced.id(), escaping.id());
         assertThat(result.failures().get(invoiced.id())).isInstanceOf(InvalidDestinationException.class)
                 .hasMessageContaining("no JMS destination for java:app/jms/invoice-events")
-                .hasMessageContaining("outbox.relay.jms.destination-pattern");
+                .hasMessageContaining("(outbox.relay.jms.destination-pattern=java:app/jms/{aggregate_type}-events)");
         assertThat(result.failures().get(invoiced.id())).isNotInstanceOf(DestinationUnavailableException.class);
         assertThat(result.failures().get(escaping.id())).isInstanceOf(IllegalArgumentException.class);
         assertThat(ids(broker.receive(orders, 10, 300))).isEqualTo(ids(created, shipped));
