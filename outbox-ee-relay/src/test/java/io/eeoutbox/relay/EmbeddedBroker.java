@@ -99,10 +99,31 @@ public final class EmbeddedBroker implements AutoCloseable {
         return org.apache.activemq.artemis.api.jms.ActiveMQJMSClient.createQueue(QUEUE);
     }
 
+    /**
+     * Another queue on this broker, on an address of its own; bounded like the constructor's when {@code whenFull} is
+     * given.
+     */
+    public Queue addQueue(String name, long maxSizeBytes,
+                          org.apache.activemq.artemis.core.settings.impl.AddressFullMessagePolicy whenFull) throws Exception {
+        if (whenFull != null) {
+            server.getActiveMQServer().getAddressSettingsRepository().addMatch(name,
+                    new org.apache.activemq.artemis.core.settings.impl.AddressSettings()
+                            .setMaxSizeBytes(maxSizeBytes).setAddressFullMessagePolicy(whenFull));
+        }
+        server.getActiveMQServer().createQueue(QueueConfiguration.of(name).setAddress(name)
+                .setRoutingType(RoutingType.ANYCAST));
+        return org.apache.activemq.artemis.api.jms.ActiveMQJMSClient.createQueue(name);
+    }
+
     /** Receives messages until {@code count} arrived or nothing came for {@code quietMillis}. */
     public List<Message> receive(int count, long quietMillis) {
+        return receive(queue(), count, quietMillis);
+    }
+
+    /** Receives messages from {@code queue} until {@code count} arrived or nothing came for {@code quietMillis}. */
+    public List<Message> receive(Queue queue, int count, long quietMillis) {
         List<Message> messages = new ArrayList<>();
-        try (JMSContext context = connectionFactory().createContext(); JMSConsumer consumer = context.createConsumer(queue())) {
+        try (JMSContext context = connectionFactory().createContext(); JMSConsumer consumer = context.createConsumer(queue)) {
             while (messages.size() < count) {
                 Message m = consumer.receive(quietMillis);
                 if (m == null) {

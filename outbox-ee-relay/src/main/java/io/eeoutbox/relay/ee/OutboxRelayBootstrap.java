@@ -5,7 +5,6 @@ import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.jms.JmsPublisher;
-import io.eeoutbox.relay.jms.LocalOrJtaBatch;
 import io.eeoutbox.relay.kafka.KafkaPublisherFactory;
 import io.eeoutbox.relay.trace.PublishTracing;
 import io.eeoutbox.spi.Publisher;
@@ -18,9 +17,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.inject.Inject;
-import jakarta.jms.ConnectionFactory;
-import jakarta.jms.Destination;
-import jakarta.transaction.UserTransaction;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +36,7 @@ import javax.sql.DataSource;
  * ({@value RelayConfig#DATASOURCE}), the ManagedScheduledExecutorService ({@value RelayConfig#EXECUTOR}), the
  * ManagedThreadFactory for the LISTEN thread ({@value RelayConfig#THREAD_FACTORY}). The publisher is the
  * application's one {@link Publisher} CDI bean, or, when there is none, the shipped {@link JmsPublisher}
- * on {@value RelayConfig#JMS_DESTINATION} in a JTA transaction per batch (or, with
+ * on {@value RelayConfig#JMS_DESTINATION} or a destination per event ({@link ShippedJms}) (or, with
  * {@code outbox.relay.publisher=kafka}, the shipped Kafka publisher, see {@code io.eeoutbox.relay.kafka}). Every {@link RelayListener} bean
  * observes the relay. With {@value RelayConfig#ENABLED}=false nothing starts. A wrong setting or a missing
  * resource fails the deployment with a message that names it.
@@ -50,7 +46,6 @@ public class OutboxRelayBootstrap {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelayBootstrap.class.getName());
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
-    private static final String USER_TRANSACTION = "java:comp/UserTransaction";
 
     @Inject
     Instance<Publisher> publishers;
@@ -166,11 +161,9 @@ public class OutboxRelayBootstrap {
                 .collect(Collectors.toList());
         String shipped = lookup.apply(PublisherSelection.PUBLISHER).map(v -> v.strip().toLowerCase(java.util.Locale.ROOT))
                 .filter(v -> !v.isEmpty()).orElse("jms");
-        PublisherSelection.Choice choice = PublisherSelection.choose(found, shipped, config.jmsDestination(), () -> {
+        PublisherSelection.Choice choice = PublisherSelection.choose(found, shipped, config.jmsDestinations().toString(), () -> {
             try {
-                lookup(jndi, config.jmsDestination(), Destination.class, ResourceNames.JMS_DESTINATION.key());
-                lookup(jndi, config.jmsConnectionFactory(), ConnectionFactory.class, ResourceNames.JMS_CONNECTION_FACTORY.key());
-                lookup(jndi, USER_TRANSACTION, UserTransaction.class, "(the server's UserTransaction)");
+                ShippedJms.check(jndi, config);
                 return Optional.empty();
             } catch (IllegalStateException e) {
                 return Optional.of(e.getMessage());
@@ -184,12 +177,7 @@ public class OutboxRelayBootstrap {
             shippedKafka = kafka;
             return kafka;
         }
-        ConnectionFactory cf = lookup(jndi, config.jmsConnectionFactory(), ConnectionFactory.class,
-                ResourceNames.JMS_CONNECTION_FACTORY.key());
-        Destination destination = lookup(jndi, config.jmsDestination(), Destination.class, ResourceNames.JMS_DESTINATION.key());
-        UserTransaction ut = lookup(jndi, USER_TRANSACTION, UserTransaction.class, "(the server's UserTransaction)");
-        shippedPublisher = new JmsPublisher(cf, destination, config.jmsDestination(),
-                new LocalOrJtaBatch(cf, config.jmsConnectionFactory(), ut), lease.dividedBy(6)); // decision 0015
+        shippedPublisher = ShippedJms.create(jndi, config, lease);
         return shippedPublisher;
     }
 
@@ -197,7 +185,7 @@ public class OutboxRelayBootstrap {
         return bean.getBeanClass().getName() + (bean.getQualifiers().isEmpty() ? "" : " " + bean.getQualifiers());
     }
 
-    private static <T> T lookup(InitialContext jndi, String name, Class<T> type, String key) {
+    static <T> T lookup(InitialContext jndi, String name, Class<T> type, String key) {
         Object found;
         try {
             found = jndi.lookup(name);

@@ -36,7 +36,7 @@ final class PublisherSelection {
 
     /**
      * @param beans             descriptions of the active Publisher beans found
-     * @param jmsDestination    the configured destination's JNDI name
+     * @param jmsDestination    the configured destination's JNDI name, or its pattern
      * @param jmsLookupProblem  empty when the destination and connection factory were looked up,
      *                          else why not (only asked for when there is no bean)
      * @throws IllegalStateException with the deployment error
@@ -57,7 +57,8 @@ final class PublisherSelection {
         }
         throw new IllegalStateException("ee-outbox relay: found no active io.eeoutbox.spi.Publisher bean, and the"
                 + " shipped JMS publisher cannot be used: " + problem.get() + ". Provide exactly one CDI bean that"
-                + " implements io.eeoutbox.spi.Publisher, or configure outbox.relay.jms.destination (now "
+                + " implements io.eeoutbox.spi.Publisher, or configure outbox.relay.jms.destination or"
+                + " outbox.relay.jms.destination-pattern (now "
                 + jmsDestination + ") and outbox.relay.jms.connection-factory, or turn the relay off with"
                 + " outbox.relay.enabled=false.");
     }

@@ -1,6 +1,7 @@
 package io.eeoutbox.relay.ee;
 
 import io.eeoutbox.relay.config.Setting;
+import io.eeoutbox.relay.jms.DestinationRule;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -30,8 +31,15 @@ public final class ResourceNames {
                     + " that fails rather than reconnecting forever"
                     + " ([operations](docs/operations.md#broker-outages-and-the-connection-factory))");
 
-    public static final Setting<String> JMS_DESTINATION = Setting.text("outbox.relay.jms.destination",
+    public static final Setting<String> JMS_DESTINATION = Setting.text(DestinationRule.DESTINATION,
             "java:app/jms/OutboxEvents", JNDI, ALLOWED, "the JMS queue or topic the events go to");
+
+    /** A destination per event instead of {@link #JMS_DESTINATION}; {@link DestinationRule} checks it at start. */
+    public static final Setting<String> JMS_DESTINATION_PATTERN = Setting.text(DestinationRule.PATTERN, null,
+            Pattern.compile("(?s).+"), "a JNDI name with `{aggregate_type}` and/or `{event_type}`, without spaces",
+            "a destination per event instead of `destination`: `java:app/jms/{aggregate_type}-events` sends an `order`"
+                    + " event to the queue at `java:app/jms/order-events`; an event whose name is bound to nothing"
+                    + " fails on its own ([JMS routing](docs/jms.md))");
 
     /** Which shipped publisher runs when the application has no Publisher bean (docs/kafka.md for Kafka's keys). */
     public static final Setting<String> PUBLISHER = Setting.word("outbox.relay.publisher", "jms",
@@ -40,13 +48,14 @@ public final class ResourceNames {
 
     /** Every resource name, in the order the README lists them. */
     public static final List<Setting<?>> ALL = List.of(DATASOURCE, EXECUTOR, THREAD_FACTORY, JMS_CONNECTION_FACTORY,
-            JMS_DESTINATION, PUBLISHER);
+            JMS_DESTINATION, JMS_DESTINATION_PATTERN, PUBLISHER);
 
     private final String dataSource;
     private final String executor;
     private final String threadFactory;
     private final String jmsConnectionFactory;
     private final String jmsDestination;
+    private final DestinationRule jmsDestinations;
 
     private ResourceNames(Function<String, Optional<String>> lookup) {
         this.dataSource = read(lookup, DATASOURCE);
@@ -54,6 +63,26 @@ public final class ResourceNames {
         this.threadFactory = read(lookup, THREAD_FACTORY);
         this.jmsConnectionFactory = read(lookup, JMS_CONNECTION_FACTORY);
         this.jmsDestination = read(lookup, JMS_DESTINATION);
+        this.jmsDestinations = rule(lookup, jmsDestination);
+    }
+
+    /** One destination, or with {@value DestinationRule#PATTERN} one per event; never both set. */
+    private static DestinationRule rule(Function<String, Optional<String>> lookup, String destination) {
+        Optional<String> pattern = given(lookup, JMS_DESTINATION_PATTERN);
+        if (pattern.isEmpty()) {
+            return DestinationRule.fixed(destination);
+        }
+        if (given(lookup, JMS_DESTINATION).isPresent()) {
+            throw new IllegalArgumentException("invalid configuration: set one of " + JMS_DESTINATION.key() + " (one"
+                    + " destination for every event) and " + JMS_DESTINATION_PATTERN.key() + " (one per event, such as"
+                    + " java:app/jms/" + DestinationRule.AGGREGATE_TYPE + "-events); both are set");
+        }
+        return DestinationRule.pattern(pattern.get());
+    }
+
+    private static Optional<String> given(Function<String, Optional<String>> lookup, Setting<String> setting) {
+        Optional<String> raw = lookup.apply(setting.key());
+        return raw != null && raw.isPresent() && !raw.get().isBlank() ? Optional.of(raw.get().strip()) : Optional.empty();
     }
 
     /** Reads the names from {@code lookup}; an unset or empty key keeps its default. */
@@ -82,13 +111,19 @@ public final class ResourceNames {
         return jmsConnectionFactory;
     }
 
+    /** The one destination's name ({@value DestinationRule#DESTINATION}; its default while a pattern is set). */
     public String jmsDestination() {
         return jmsDestination;
+    }
+
+    /** Which destination each event goes to: {@link #jmsDestination()}, or by {@value DestinationRule#PATTERN}. */
+    public DestinationRule jmsDestinations() {
+        return jmsDestinations;
     }
 
     @Override
     public String toString() {
         return "ResourceNames[datasource=" + dataSource + ", executor=" + executor + ", thread-factory=" + threadFactory
-                + ", jms.connection-factory=" + jmsConnectionFactory + ", jms.destination=" + jmsDestination + "]";
+                + ", jms.connection-factory=" + jmsConnectionFactory + ", jms.destination" + (jmsDestinations.isFixed() ? "=" : "s=") + jmsDestinations + "]";
     }
 }

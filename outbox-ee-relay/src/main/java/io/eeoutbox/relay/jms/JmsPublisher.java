@@ -2,18 +2,18 @@ package io.eeoutbox.relay.jms;
 
 import io.eeoutbox.MessageHeaders;
 import io.eeoutbox.OutboxMessage;
+import io.eeoutbox.relay.jms.Destinations.Target;
 import io.eeoutbox.spi.BrokerUnavailableException;
 import io.eeoutbox.spi.DestinationUnavailableException;
 import io.eeoutbox.spi.PublishResult;
 import io.eeoutbox.spi.Publisher;
 import jakarta.jms.ConnectionFactory;
-import jakarta.jms.DeliveryMode;
 import jakarta.jms.Destination;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSException;
 import jakarta.jms.JMSProducer;
-import jakarta.jms.TextMessage;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +35,13 @@ import java.util.logging.Logger;
  * messages to one consumer in order; and, on a message sent on its own (not in a batch transaction),
  * {@value MessageHeaders#ARTEMIS_DUPLICATE_ID} is the event id, so ActiveMQ Artemis drops a message it has
  * already stored (other brokers ignore the property).
+ *
+ * <h2>Destinations</h2>
+ * One destination for every event, or one per event by a {@link DestinationRule} over its aggregate type and event
+ * type ({@code outbox.relay.jms.destination-pattern}), each looked up once by its name and kept ({@link Destinations}).
+ * An event whose destination cannot be named or found fails alone and counts an attempt. A destination that is full
+ * holds only its own events: the batch's other destinations' events are still sent (decision 0015), and
+ * {@link #destinationOf} names each event's destination so that the relay holds it on its own.
  *
  * <h2>Transactions and duplicates</h2>
  * {@link #publishAll} sends a whole batch in <em>one broker transaction</em>, supplied by a
@@ -75,10 +82,10 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(JmsPublisher.class.getName());
 
     private final ConnectionFactory connectionFactory;
-    private final Destination destination;
-    private final String destinationName;
+    private final Destinations destinations;
     private final BatchTransaction batchTransaction;
     private final SendWatchdog watchdog;
+    private final OneByOne oneByOne;
 
     /** How long sends may go without progress (blocked by flow control) unless given: a sixth of the default lease. */
     public static final Duration DEFAULT_SEND_BOUND = Duration.ofSeconds(10);
@@ -92,17 +99,30 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
     }
 
     /**
+     * Every event to {@code destination}.
+     *
      * @param sendBound how long sends may go without progress (a send blocked by the broker's flow control) before
      *                  the batch's unsent messages count as their destination's outage; keep it well under the
      *                  relay's lease
      */
     public JmsPublisher(ConnectionFactory connectionFactory, Destination destination, String destinationName,
                         BatchTransaction batchTransaction, Duration sendBound) {
+        this(connectionFactory, DestinationRule.fixed(destinationName != null ? destinationName
+                : String.valueOf(Objects.requireNonNull(destination, "destination"))),
+                name -> Objects.requireNonNull(destination, "destination"), batchTransaction, sendBound);
+    }
+
+    /**
+     * Each event to the destination {@code rule} names for it, found by {@code lookup} on the sending thread the
+     * first time that name comes up.
+     */
+    public JmsPublisher(ConnectionFactory connectionFactory, DestinationRule rule, DestinationLookup lookup,
+                        BatchTransaction batchTransaction, Duration sendBound) {
         this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
-        this.destination = Objects.requireNonNull(destination, "destination");
-        this.destinationName = destinationName != null ? destinationName : String.valueOf(destination);
+        this.destinations = new Destinations(rule, lookup);
         this.batchTransaction = Objects.requireNonNull(batchTransaction, "batchTransaction");
         this.watchdog = new SendWatchdog(sendBound);
+        this.oneByOne = new OneByOne(connectionFactory, watchdog);
     }
 
     /** Outside a server: batches in a {@code SESSION_TRANSACTED} context. */
@@ -114,12 +134,13 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
     /** Sends one message in a send of its own; returns when the broker has stored it. */
     @Override
     public void publish(OutboxMessage message) throws JMSException {
+        Target target = destinations.target(message);
         SendWatchdog.Guard guard = watchdog.watch();
         try (JMSContext context = connectionFactory.createContext()) {
-            send(context, producer(context), message, true);
+            JmsMessages.send(context, JmsMessages.producer(context), target.destination(), message, true);
         } catch (JMSException | RuntimeException e) {
             if (guard.fired()) {
-                throw blocked(e);
+                throw Outages.blocked(target.name(), watchdog.bound(), e);
             }
             throw e;
         } finally {
@@ -136,219 +157,60 @@ public final class JmsPublisher implements Publisher, AutoCloseable {
         if (batch.isEmpty()) {
             return PublishResult.allPublished();
         }
-        if (batch.size() > 1) {
+        Map<UUID, Throwable> failures = new LinkedHashMap<>();
+        List<Target> targets = destinations.route(batch, failures);
+        Map<String, BrokerUnavailableException> held = new HashMap<>();
+        if (targets.size() > 1) {
             SendWatchdog.Guard guard = watchdog.watch();
+            String[] sending = new String[1];
             try {
                 batchTransaction.run(context -> {
-                    JMSProducer producer = producer(context);
-                    for (OutboxMessage m : batch) {
-                        send(context, producer, m, false);
+                    JMSProducer producer = JmsMessages.producer(context);
+                    for (Target t : targets) {
+                        sending[0] = t.name();
+                        JmsMessages.send(context, producer, t.destination(), t.message(), false);
                         guard.progress();
                     }
+                    sending[0] = null;
                 });
-                return PublishResult.allPublished();
+                return PublishResult.of(failures);
             } catch (Exception e) {
-                if (guard.fired()) {
-                    // blocked by flow control: one by one would block again; the batch was not committed
-                    return allUnavailable(batch, 0, blocked(e), new LinkedHashMap<>());
+                if (guard.fired() && sending[0] == null) {
+                    // held at the commit: every destination of the batch may be the one (the batch was not committed)
+                    return Outages.of(targets, 0, Outages.blocked(describe(), watchdog.bound(), e), failures, held);
                 }
-                if (isBrokerUnreachable(e)) {
+                if (guard.fired()) {
+                    // blocked by flow control: that destination's messages would block again one by one; the batch
+                    // was not committed, and the other destinations' messages go one by one
+                    held.put(sending[0], Outages.of(sending[0], Outages.blocked(sending[0], watchdog.bound(), e)));
+                } else if (JmsFailures.isBrokerUnreachable(e)) {
                     // The broker is gone: sending one by one would only wait out the same timeout
                     // again, and no message of the batch is at fault.
-                    return allUnavailable(batch, 0, e, new LinkedHashMap<>());
+                    return Outages.of(targets, 0, e, failures, held);
+                } else {
+                    // A full destination is found out one by one too: what still fits goes (a batch may be larger
+                    // than the room left, or than the whole destination), and its first refusal defers the rest of
+                    // its messages.
+                    LOG.log(Level.FINE, e, () -> "batch of " + targets.size() + " to " + destinations.rule()
+                            + " failed as a whole; sending its messages one by one");
                 }
-                // A full destination is found out one by one too: what still fits goes (a batch may be larger than
-                // the room left, or than the whole destination), and the first refusal defers the rest.
-                LOG.log(Level.FINE, e, () -> "batch of " + batch.size() + " to " + destinationName
-                        + " failed as a whole; sending its messages one by one");
             } finally {
-                guard.close();
+                guard.close(); // clears the watchdog's interrupt before the one-by-one pass
             }
         }
-        return oneByOne(batch);
-    }
-
-    private PublishResult oneByOne(List<OutboxMessage> batch) {
-        Map<UUID, Throwable> failures = new LinkedHashMap<>();
-        JMSContext context;
-        JMSProducer producer;
-        try {
-            context = connectionFactory.createContext();
-        } catch (RuntimeException e) {
-            // No connection at all: none of the messages can go, and none of them is at fault.
-            return allUnavailable(batch, 0, e, failures);
-        }
-        SendWatchdog.Guard guard = watchdog.watch();
-        try {
-            try {
-                // A context creates its session and producer lazily: the broker can go away in between, and
-                // then nothing was sent (docs/decisions/0008-relay-batches-in-a-local-jms-transaction.md).
-                producer = producer(context);
-            } catch (RuntimeException e) {
-                return notSent(batch, e, failures);
-            }
-            for (int i = 0; i < batch.size(); i++) {
-                OutboxMessage m = batch.get(i);
-                try {
-                    send(context, producer, m, true);
-                    guard.progress();
-                } catch (JMSException | RuntimeException e) {
-                    if (guard.fired()) {
-                        return allUnavailable(batch, i, blocked(e), failures);
-                    }
-                    if (isConnectionFailure(e) || isDestinationFull(e)) {
-                        return allUnavailable(batch, i, e, failures);
-                    }
-                    failures.put(m.id(), e);
-                }
-            }
-            return PublishResult.of(failures);
-        } finally {
-            guard.close();
-            try {
-                context.close();
-            } catch (RuntimeException e) {
-                LOG.log(Level.FINE, "closing the JMS context failed", e);
-            }
-        }
-    }
-
-    /** None of the messages was sent: "broker unavailable" when the connection is gone, else each fails with it. */
-    private PublishResult notSent(List<OutboxMessage> batch, RuntimeException cause, Map<UUID, Throwable> failures) {
-        if (isConnectionFailure(cause) || isDestinationFull(cause)) {
-            return allUnavailable(batch, 0, cause, failures);
-        }
-        for (OutboxMessage m : batch) {
-            failures.put(m.id(), cause);
-        }
+        oneByOne.send(targets, failures, held);
         return PublishResult.of(failures);
     }
 
-    /**
-     * Messages {@code from..end} fail as "broker unavailable" (or "destination full"), which the relay does not
-     * count as attempts.
-     */
-    private PublishResult allUnavailable(List<OutboxMessage> batch, int from, Exception cause,
-                                         Map<UUID, Throwable> failures) {
-        BrokerUnavailableException unavailable = isDestinationFull(cause)
-                ? new DestinationUnavailableException(destinationName, "the destination " + destinationName
-                        + " is full and takes no messages now (its consumers are down or behind): " + cause, cause)
-                : new BrokerUnavailableException("the broker behind " + destinationName + " cannot be reached: "
-                        + cause, cause);
-        for (OutboxMessage m : batch.subList(from, batch.size())) {
-            failures.put(m.id(), unavailable);
-        }
-        return PublishResult.of(failures);
-    }
-
-    /**
-     * Whether a send failed because the connection to the broker is gone rather than because of the
-     * message: a JMS illegal-state error (closed connection or session) or a network error anywhere
-     * in the cause chain, or a broker exception whose class name says so (Artemis: "not connected",
-     * "connection timed out", "unblocked" for a call cut short by a connection failure).
-     */
-    static boolean isConnectionFailure(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof jakarta.jms.IllegalStateException || t instanceof jakarta.jms.IllegalStateRuntimeException) {
-                return true;
-            }
-        }
-        return isBrokerUnreachable(failure);
-    }
-
-    /**
-     * The narrower test used on a failed batch: a network error or a broker "connection" exception in
-     * the cause chain. A JMS illegal-state error is left out here: in a batch it may come from the
-     * transaction rather than the connection, and the one-by-one pass then tells the two apart.
-     */
-    public static boolean isBrokerUnreachable(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof java.net.SocketException || t instanceof java.net.UnknownHostException) {
-                return true;
-            }
-            String name = t.getClass().getSimpleName();
-            if (name.contains("NotConnected") || name.contains("ConnectionTimedOut") || name.contains("UnBlocked")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Whether the broker refused a send because the destination is full, not because of the message: a JMS
-     * {@code ResourceAllocationException} or an exception whose class name says so (Artemis'
-     * {@code ActiveMQAddressFullException}, "AMQ229102: Address ... is full", under the {@code FAIL} policy).
-     */
-    static boolean isDestinationFull(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof jakarta.jms.ResourceAllocationException
-                    || t instanceof jakarta.jms.ResourceAllocationRuntimeException
-                    || t.getClass().getSimpleName().contains("AddressFull")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** A send the watchdog cut short: the destination's flow control held it (decision 0015). */
-    private JMSException blocked(Exception cause) {
-        jakarta.jms.ResourceAllocationException e = new jakarta.jms.ResourceAllocationException("the sends to "
-                + destinationName + " made no progress for " + watchdog.bound() + ": the broker's flow control holds"
-                + " them (a full address under a BLOCK policy, its consumers down or behind)");
-        e.setLinkedException(cause);
-        e.initCause(cause);
-        return e;
-    }
-
-    private static JMSProducer producer(JMSContext context) {
-        return context.createProducer().setDeliveryMode(DeliveryMode.PERSISTENT);
-    }
-
-    /**
-     * @param duplicateId whether to set {@value MessageHeaders#ARTEMIS_DUPLICATE_ID}: only on a send of its own.
-     *                    Artemis refuses a whole transaction that holds a message id it already has (rows sent
-     *                    again after their lease ran out), and inside JTA that refusal is a failed one-phase
-     *                    commit that the transaction manager keeps as a heuristic hazard; so batches go without
-     *                    it and the consumers' inbox recognises a repeat by {@value MessageHeaders#EVENT_ID}
-     *                    (docs/decisions/0008-relay-batches-in-a-local-jms-transaction.md)
-     */
-    private void send(JMSContext context, JMSProducer producer, OutboxMessage m, boolean duplicateId) throws JMSException {
-        TextMessage message = context.createTextMessage(m.payload());
-        String id = m.id().toString();
-        message.setJMSType(m.eventType());
-        message.setStringProperty(MessageHeaders.EVENT_ID, id);
-        message.setStringProperty(MessageHeaders.EVENT_TYPE, m.eventType());
-        if (m.aggregateType() != null) {
-            message.setStringProperty(MessageHeaders.AGGREGATE_TYPE, m.aggregateType());
-        }
-        if (m.aggregateId() != null) {
-            message.setStringProperty(MessageHeaders.AGGREGATE_ID, m.aggregateId());
-            message.setStringProperty(MessageHeaders.GROUP_ID, m.aggregateId());
-        }
-        if (m.createdAt() != null) {
-            message.setStringProperty(MessageHeaders.CREATED_AT, m.createdAt().toString());
-        }
-        message.setIntProperty(MessageHeaders.ATTEMPT, m.attempt());
-        if (m.trace() != null) {
-            message.setStringProperty(MessageHeaders.TRACEPARENT, m.trace().traceparent());
-            if (m.trace().tracestate() != null) {
-                message.setStringProperty(MessageHeaders.TRACESTATE, m.trace().tracestate());
-            }
-        }
-        if (duplicateId) {
-            message.setStringProperty(MessageHeaders.ARTEMIS_DUPLICATE_ID, id);
-        }
-        producer.send(destination, message);
-    }
-
+    /** The JNDI name of the message's destination, or null when the rule names none for it (it then fails alone). */
     @Override
     public String destinationOf(OutboxMessage message) {
-        return destinationName;
+        return destinations.nameOf(message);
     }
 
     @Override
     public String describe() {
-        return "jms:" + destinationName;
+        return "jms:" + destinations.rule();
     }
 
     /** Closes what the batch transaction keeps open (a standalone connection). */

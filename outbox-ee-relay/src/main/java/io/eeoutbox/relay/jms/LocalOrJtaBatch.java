@@ -87,7 +87,7 @@ public final class LocalOrJtaBatch implements JmsPublisher.BatchTransaction {
         try (JMSContext probe = connectionFactory.createContext(JMSContext.SESSION_TRANSACTED)) {
             return probe.getTransacted();
         } catch (JMSRuntimeException e) {
-            if (JmsPublisher.isBrokerUnreachable(e)) {
+            if (JmsFailures.isBrokerUnreachable(e)) {
                 throw e; // the broker is down: no answer yet, the batch fails as "broker unavailable"
             }
             return false; // a container-managed factory refuses local transactions outside JTA

@@ -35,17 +35,17 @@ class JmsFailureClassificationTest {
 
     @Test
     void aCallCutShortOrTimedOutByTheConnectionIsTheBrokerNotTheMessage() {
-        assertThat(JmsPublisher.isBrokerUnreachable(wrapped(new ActiveMQUnBlockedException()))).isTrue();
-        assertThat(JmsPublisher.isBrokerUnreachable(wrapped(new ActiveMQConnectionTimedOutException()))).isTrue();
-        assertThat(JmsPublisher.isBrokerUnreachable(wrapped(new java.net.ConnectException("refused")))).isTrue();
-        assertThat(JmsPublisher.isConnectionFailure(wrapped(new ActiveMQUnBlockedException()))).isTrue();
+        assertThat(JmsFailures.isBrokerUnreachable(wrapped(new ActiveMQUnBlockedException()))).isTrue();
+        assertThat(JmsFailures.isBrokerUnreachable(wrapped(new ActiveMQConnectionTimedOutException()))).isTrue();
+        assertThat(JmsFailures.isBrokerUnreachable(wrapped(new java.net.ConnectException("refused")))).isTrue();
+        assertThat(JmsFailures.isConnectionFailure(wrapped(new ActiveMQUnBlockedException()))).isTrue();
     }
 
     @Test
     void aClosedSessionCountsForOneMessageButDoesNotCondemnAWholeBatch() {
         RuntimeException closed = new jakarta.jms.IllegalStateRuntimeException("Session is closed");
-        assertThat(JmsPublisher.isConnectionFailure(closed)).isTrue();
-        assertThat(JmsPublisher.isBrokerUnreachable(closed)).isFalse();
+        assertThat(JmsFailures.isConnectionFailure(closed)).isTrue();
+        assertThat(JmsFailures.isBrokerUnreachable(closed)).isFalse();
     }
 
     /** As Artemis names it: a send refused under the FAIL address policy. */
@@ -57,17 +57,17 @@ class JmsFailureClassificationTest {
 
     @Test
     void aFullDestinationIsAnOutageNotTheMessagesFault() {
-        assertThat(JmsPublisher.isDestinationFull(wrapped(new ActiveMQAddressFullException()))).isTrue();
-        assertThat(JmsPublisher.isDestinationFull(new jakarta.jms.ResourceAllocationRuntimeException("queue full")))
+        assertThat(JmsFailures.isDestinationFull(wrapped(new ActiveMQAddressFullException()))).isTrue();
+        assertThat(JmsFailures.isDestinationFull(new jakarta.jms.ResourceAllocationRuntimeException("queue full")))
                 .isTrue();
-        assertThat(JmsPublisher.isDestinationFull(wrapped(new IllegalArgumentException("AMQ229204: message too large"))))
+        assertThat(JmsFailures.isDestinationFull(wrapped(new IllegalArgumentException("AMQ229204: message too large"))))
                 .isFalse();
     }
 
     @Test
     void aRefusedMessageIsTheMessagesOwnFailure() {
         RuntimeException refused = wrapped(new IllegalArgumentException("AMQ229204: message too large"));
-        assertThat(JmsPublisher.isConnectionFailure(refused)).isFalse();
-        assertThat(JmsPublisher.isBrokerUnreachable(refused)).isFalse();
+        assertThat(JmsFailures.isConnectionFailure(refused)).isFalse();
+        assertThat(JmsFailures.isBrokerUnreachable(refused)).isFalse();
     }
 }

@@ -43,8 +43,15 @@ final class OpsDeployment {
 
     /** The same WAR named {@code name}, with {@code web.xml} and the relay's settings from {@code resources}/. */
     static WebArchive war(String name, String resources) {
+        return withShippedPublisher(name, resources).addClass(OpsTestPublisher.class);
+    }
+
+    /**
+     * A WAR like {@link #war(String, String)} without {@link OpsTestPublisher}: its relay publishes through the
+     * shipped JMS publisher, to the destinations its {@code web.xml} declares.
+     */
+    static WebArchive withShippedPublisher(String name, String resources) {
         return ShrinkWrap.create(WebArchive.class, name)
-                .addClass(OpsTestPublisher.class)
                 .addAsLibraries(library(OutboxService.class, "outbox-api.jar"),
                         library(JpaOutboxService.class, "outbox-jpa.jar"),
                         library(OutboxRelay.class, "outbox-ee-relay.jar"))
