@@ -85,6 +85,11 @@ public final class DestinationRule {
     }
 
     /** Whether every event goes to one destination. */
+    /** The pattern, or null for one fixed destination. */
+    public String pattern() {
+        return pattern;
+    }
+
     public boolean isFixed() {
         return fixed != null;
     }

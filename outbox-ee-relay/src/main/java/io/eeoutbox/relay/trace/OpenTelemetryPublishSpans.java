@@ -110,6 +110,12 @@ final class OpenTelemetryPublishSpans implements UnaryOperator<Publisher> {
             return delegate.describe();
         }
 
+        /** The event's own destination when the publisher routes per event (docs/jms.md), else its description. */
+        private String destination(OutboxMessage m) {
+            String d = delegate.destinationOf(m);
+            return d != null ? d : delegate.describe();
+        }
+
         /** A PRODUCER span whose parent is the writer's context; null for an event written without one. */
         private Span start(OutboxMessage m) {
             if (m.trace() == null) {
@@ -120,7 +126,7 @@ final class OpenTelemetryPublishSpans implements UnaryOperator<Publisher> {
                     .setSpanKind(SpanKind.PRODUCER)
                     .setParent(writer)
                     .setAttribute("messaging.operation.type", "send")
-                    .setAttribute("messaging.destination.name", delegate.describe())
+                    .setAttribute("messaging.destination.name", destination(m))
                     .setAttribute("messaging.message.id", m.id().toString())
                     .setAttribute("outbox.event_type", m.eventType())
                     .setAttribute("outbox.attempt", (long) m.attempt())

@@ -251,7 +251,11 @@ public class OpsBootstrap implements RelayListener {
         m.put(ResourceNames.EXECUTOR.key(), names.executor());
         m.put(ResourceNames.THREAD_FACTORY.key(), names.threadFactory());
         m.put(ResourceNames.JMS_CONNECTION_FACTORY.key(), names.jmsConnectionFactory());
-        m.put(ResourceNames.JMS_DESTINATION.key(), names.jmsDestination());
+        if (names.jmsDestinations().isFixed()) {
+            m.put(ResourceNames.JMS_DESTINATION.key(), names.jmsDestination());
+        } else { // a destination per event: the pattern in force, not the unused default of the fixed one
+            m.put(ResourceNames.JMS_DESTINATION_PATTERN.key(), names.jmsDestinations().pattern());
+        }
         return m;
     }
 
