@@ -105,6 +105,14 @@ class FleetIT {
         return view.relays().stream().map(r -> r.member().who().server() + "/" + r.name()).toList();
     }
 
+    /** Waits until every relay's row was written five heartbeats after now (by the database's clock). */
+    private void fiveHeartbeatsPass() throws InterruptedException {
+        long until = db.queryLong("SELECT (extract(epoch FROM now()) * 1000)::bigint") + BEAT.multipliedBy(5).toMillis();
+        RelayIt.await(Duration.ofSeconds(30), "five heartbeats of every running relay", () -> db.queryLong(
+                "SELECT count(*) FROM outbox_relays WHERE state <> 'stopped' AND last_seen < to_timestamp(" + until
+                        + " / 1000.0)") == 0);
+    }
+
     private static boolean allRunning(RelayOperations.FleetView view, int relays) {
         return view.relays().size() == relays && view.relays().stream().allMatch(r -> r.shownState().equals("running"));
     }
@@ -147,7 +155,7 @@ class FleetIT {
         assertThat(pause.acknowledged()).containsExactly("host-a/node-1/orders/relay-a", "host-b/node-2/orders/relay-b");
         assertThat(pause.lagging()).isEmpty();
         assertThat(pause.by()).isEqualTo("alice");
-        Thread.sleep(BEAT.multipliedBy(5).toMillis()); // events keep coming; five heartbeats pass
+        fiveHeartbeatsPass(); // events keep coming meanwhile
         assertThat(a.publisher().published).as("published by relay-a after its acknowledgement").hasSize(publishedByA);
         assertThat(b.publisher().published).as("published by relay-b after its acknowledgement").hasSize(publishedByB);
         assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE processed_at > to_timestamp("
@@ -183,7 +191,7 @@ class FleetIT {
         Member c = member("host-c/node-3", "relay-c");
         c.relay().start();
         RelayIt.await(Duration.ofSeconds(10), "relay-c in the fleet", () -> c.ops().fleet().relays().size() == 2);
-        Thread.sleep(BEAT.multipliedBy(5).toMillis());
+        fiveHeartbeatsPass();
         assertThat(c.publisher().published).as("published by a relay started while the fleet is paused").isEmpty();
         assertThat(c.relay().state()).isEqualTo("fleet-paused");
         assertThat(RelayIt.pending(db)).isEqualTo(30);

@@ -89,7 +89,10 @@ class ConsoleApiIT {
                     .anyMatch(r -> r.getString().endsWith("/" + OpsDeployment.RELAY_NAME)), paused.body());
             assertEquals("fleet-paused", admin.relayState());
             id = OutboxDb.recordEvent("console.fleet-" + UUID.randomUUID().toString().substring(0, 8));
-            Thread.sleep(2_000); // the relay would publish it within its poll; paused, it must not
+            // two heartbeats of this relay after the event (each longer than its poll): paused, it must not publish
+            String seen = self(viewer).getString("lastSeen");
+            String once = Eventually.until(() -> self(viewer).getString("lastSeen"), t -> !t.equals(seen), "a heartbeat");
+            Eventually.until(() -> self(viewer).getString("lastSeen"), t -> !t.equals(once), "a second heartbeat");
             assertTrue(OutboxDb.processedAt(id).isEmpty(), "an event published while the fleet is paused");
         } finally {
             assertEquals(200, admin.post("api/fleet/resume-all", "{}").statusCode());
@@ -97,6 +100,11 @@ class ConsoleApiIT {
         assertEquals("running", admin.relayState());
         Eventually.until(() -> OutboxDb.processedAt(id), Optional::isPresent, "the event published after resume all");
         assertEquals("console:" + ConsoleHttp.ADMIN, ConsoleHttp.json(viewer.get("api/fleet")).getString("changedBy"));
+    }
+
+    private static JsonObject self(ConsoleHttp viewer) throws Exception {
+        return ConsoleHttp.json(viewer.get("api/fleet")).getJsonArray("relays").getValuesAs(JsonObject.class).stream()
+                .filter(r -> r.getBoolean("self")).findFirst().orElseThrow();
     }
 
     @Test

@@ -227,7 +227,10 @@ class TwoServersFaultIT extends FaultScenario {
         Queue<String> paused = new ConcurrentLinkedQueue<>();
         AtomicInteger refusedPaused = new AtomicInteger();
         runLifecycles(12, "s5p", i -> both[i % 2], i -> both[(i + 1) % 2], paused, refusedPaused, new AtomicBoolean());
-        Thread.sleep(Duration.parse(HEARTBEAT).multipliedBy(5).toMillis());
+        long window = acknowledgedAt + Duration.parse(HEARTBEAT).multipliedBy(5).toNanos() / 1000; // five heartbeats
+        OutboxDb.await(Duration.ofSeconds(60), "both relays to beat five heartbeats past the acknowledgement",
+                () -> single(db, "SELECT count(*) FROM outbox_relays WHERE last_seen < to_timestamp(" + window
+                        + " / 1000000.0)"), n -> n == 0);
         long pendingWhilePaused = db.pending();
         long completedAfter = single(db, "SELECT count(*) FROM outbox_events WHERE processed_at > to_timestamp("
                 + acknowledgedAt + " / 1000000.0)");
