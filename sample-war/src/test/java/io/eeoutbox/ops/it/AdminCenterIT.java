@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -255,6 +256,8 @@ class AdminCenterIT {
 
     private void waitFor(java.util.function.BooleanSupplier condition, String what) {
         new WebDriverWait(browser, PATIENCE).withMessage(() -> what + "; at " + browser.getCurrentUrl() + ": "
-                + browser.findElement(By.tagName("body")).getText()).until(d -> condition.getAsBoolean());
+                + browser.findElement(By.tagName("body")).getText())
+                .ignoring(StaleElementReferenceException.class) // the page changes under the read (a sign-in's navigation)
+                .until(d -> condition.getAsBoolean());
     }
 }

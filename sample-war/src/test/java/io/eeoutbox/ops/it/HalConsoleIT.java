@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import javax.management.MBeanServerConnection;
 import javax.management.ObjectName;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -21,6 +20,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.HasAuthentication;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.UsernameAndPassword;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -91,8 +91,8 @@ class HalConsoleIT {
         assertEquals("relay-ops", field("application"), "java:app/AppName of " + OpsDeployment.NAME);
         assertEquals("false", field("paused"));
         assertTrue(field("pending").matches("[0-9]+"), "pending: " + field("pending"));
-        assertEquals(OpsDeployment.RELAY_NAME, browser.findElement(By.id("model-browser-root___relay___"
-                + OpsDeployment.RELAY_NAME + "_anchor")).getText().strip(), "the relay's name in the model browser's tree");
+        assertEquals(OpsDeployment.RELAY_NAME, text("model-browser-root___relay___" + OpsDeployment.RELAY_NAME + "_anchor"),
+                "the relay's name in the model browser's tree");
         screenshot();
 
         // Edit, the switch "Paused" on, Save: HAL writes the one changed attribute (write-attribute, Maintainer+)
@@ -109,13 +109,32 @@ class HalConsoleIT {
 
     /** The text HAL shows for the relay's attribute (its read-only form), "" while there is none. */
     private String field(String attribute) {
-        List<WebElement> found = browser.findElements(By.id(FIELD + attribute + "-readonly"));
-        return found.isEmpty() ? "" : found.get(0).getText().strip();
+        return text(FIELD + attribute + "-readonly");
     }
 
+    /**
+     * The rendered text of the element with {@code id}, "" while there is none. Read in one script call: HAL
+     * re-renders its form after a write, and an element found in one call and read in the next can be gone by then
+     * (a StaleElementReferenceException, seen once in CI on the read after Save).
+     */
+    private String text(String id) {
+        Object found = ((JavascriptExecutor) browser).executeScript(
+                "var e = document.getElementById(arguments[0]); return e ? e.innerText : '';", id);
+        return found == null ? "" : found.toString().strip();
+    }
+
+    /** Finds and clicks in one step of the wait, again when HAL re-rendered the element in between. */
     private void click(By by) {
         new WebDriverWait(browser, PATIENCE).withMessage(() -> by + " at " + browser.getCurrentUrl())
-                .until(ExpectedConditions.elementToBeClickable(by)).click();
+                .ignoring(StaleElementReferenceException.class)
+                .until(d -> {
+                    WebElement clickable = ExpectedConditions.elementToBeClickable(by).apply(d);
+                    if (clickable == null) {
+                        return false;
+                    }
+                    clickable.click();
+                    return true;
+                });
     }
 
     /** Clicks the visible link or button showing {@code text} (HAL's form links and buttons have no ids). */
@@ -137,6 +156,7 @@ class HalConsoleIT {
 
     private void waitFor(java.util.function.BooleanSupplier condition, String what) {
         new WebDriverWait(browser, PATIENCE).withMessage(() -> what + "; at " + browser.getCurrentUrl())
+                .ignoring(StaleElementReferenceException.class)
                 .until(d -> condition.getAsBoolean());
     }
 

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Scenario 7, a crash at every step: while HTTP clients keep creating orders, the server's JVM is SIGKILLed
- * several times in a row ({@code size.crashKills}: 3 in the test command, 10 at soak size), each time at a
+ * several times in a row ({@code size.crashKills}: 2 in the test command, one in each step, 10 at soak size), each time at a
  * seeded random moment aimed alternately inside the relay's publish-and-complete (rows leased, not yet marked)
  * and inside the consumer's transaction (events published, not yet applied), and started again on the same
  * directories. After each restart, with nobody's help: every order acknowledged before the kill has exactly

@@ -19,7 +19,7 @@ import java.util.Locale;
  *   <tr><td>fault.pg.port</td><td>first free from 25432</td><td>the suite's own PostgreSQL (never 5432)</td></tr>
  *   <tr><td>fault.wildfly.port-offset</td><td>first free from 2000</td><td>WildFly's socket binding offset (http 8080+offset)</td></tr>
  *   <tr><td>fault.liberty.port-offset</td><td>first free from 1300</td><td>Liberty's ports: http 9080+offset, https 9443+offset</td></tr>
- *   <tr><td>fault.servers</td><td>crash scenarios (1, 3 and 7): wildfly and, when provisioned, liberty; scenario 6:
+ *   <tr><td>fault.servers</td><td>scenarios 3 and 7: wildfly and, when provisioned, liberty; scenarios 1 and 6:
  *       wildfly (soak: wildfly,liberty)</td><td>the servers those scenarios run on, one after the other</td></tr>
  *   <tr><td>fault.seed</td><td>time</td><td>random seed (kill moment, generated bad input); printed with the figures</td></tr>
  * </table>
@@ -31,7 +31,7 @@ public final class FaultSettings {
 
     /** The size of a run: how much load, how long the outages. */
     public enum Size {
-        DEFAULT(3000, 6, Duration.ofSeconds(45), Duration.ofSeconds(15), 1200, 400, 300, 3),
+        DEFAULT(3000, 6, Duration.ofSeconds(45), Duration.ofSeconds(15), 1200, 400, 300, 2),
         SOAK(20000, 12, Duration.ofSeconds(300), Duration.ofSeconds(60), 5000, 3000, 2000, 10);
 
         /** Scenario 1: orders created while the server is killed. */
@@ -87,7 +87,7 @@ public final class FaultSettings {
     }
 
     /**
-     * The servers the crash scenarios (1 and 7) run on: {@code fault.servers} when given, else WildFly and, when
+     * The servers scenarios 3 and 7 run on: {@code fault.servers} when given, else WildFly and, when
      * the build provisioned it, Open Liberty.
      */
     public static java.util.List<String> crashServerKinds() {
