@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Scenario 8, a full queue (issue 29 (a)): the sample's queue on WildFly is bounded (100 KB) with Artemis' FAIL
  * address policy, and its consumer (the message-driven bean) stops taking messages for {@code size.brokerOutage}
- * (45 s; 5 min at soak size) while orders keep coming over HTTP. The queue fills within seconds and the broker then
+ * (30 s; 5 min at soak size) while orders keep coming over HTTP. The queue fills within seconds and the broker then
  * refuses every send. Before decision 0015 each refusal counted an attempt, and with {@code max-attempts=3} the
  * backlog became dead letters within seconds; now the relay holds the destination: no dead letter, no attempt
  * counted, and once the consumer is back the backlog drains by itself and every event is applied. Then the same

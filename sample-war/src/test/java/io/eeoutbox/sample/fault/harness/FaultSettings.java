@@ -31,7 +31,7 @@ public final class FaultSettings {
 
     /** The size of a run: how much load, how long the outages. */
     public enum Size {
-        DEFAULT(3000, 6, Duration.ofSeconds(45), Duration.ofSeconds(15), 1200, 400, 300, 2),
+        DEFAULT(3000, 6, Duration.ofSeconds(30), Duration.ofSeconds(15), 1200, 400, 300, 2),
         SOAK(20000, 12, Duration.ofSeconds(300), Duration.ofSeconds(60), 5000, 3000, 2000, 10);
 
         /** Scenario 1: orders created while the server is killed. */
