@@ -185,7 +185,8 @@ class DelayedEventsIT {
 
         Instant soonAt = dbNow(db).plusSeconds(1);
         UUID soon = writeAt(db, "s", List.of(soonAt)).get(0);
-        RelayIt.await(Duration.ofSeconds(5), "the event due in 1 s published", () -> received.containsKey(soon));
+        RelayIt.await(Duration.ofSeconds(5), "the event due in 1 s published and completed", () -> db.queryLong(
+                "SELECT count(*) FROM outbox_events WHERE processed_at IS NOT NULL AND id = '" + soon + "'") == 1);
         Instant done = processedAt(db).get(soon);
         long late = millis(Duration.between(soonAt, done));
         System.out.println("[DelayedEventsIT] woken for an event due sooner: published " + late + " ms after its time");
