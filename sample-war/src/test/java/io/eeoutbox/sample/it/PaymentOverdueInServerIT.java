@@ -32,14 +32,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * records {@value OrderEvents#PAYMENT_OVERDUE}, published once the grace has run out; the consumer marks the order
  * overdue if it still sees it NEW, and ignores the notice for an order paid in time (ordered mode publishes the
  * payment first: docs/decisions/0022-a-delayed-event-joins-its-aggregate-when-due.md). The grace is given per order
- * here (3 s): the sample setting {@value OrderService#PAYMENT_GRACE_KEY} would give every order of the other in-server
+ * here (5 s): the sample setting {@value OrderService#PAYMENT_GRACE_KEY} would give every order of the other in-server
  * tests a notice. Run on WildFly and on Open Liberty.
  */
 @Tag("in-server")
 @ExtendWith(ArquillianExtension.class)
 class PaymentOverdueInServerIT {
 
-    private static final Duration GRACE = Duration.ofSeconds(3);
+    private static final Duration GRACE = Duration.ofSeconds(5);
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
     @Deployment
