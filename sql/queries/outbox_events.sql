@@ -16,6 +16,28 @@ INSERT INTO outbox_events (id, aggregate_type, aggregate_id, event_type, payload
 VALUES (@id::uuid, @aggregate_type::varchar, @aggregate_id::varchar, @event_type::varchar, @payload::jsonb,
         sqlc.narg(tracingspancontext)::text);
 
+-- name: InsertOutboxEventAt :exec
+-- Records one delayed event (V14), in the caller's transaction like InsertOutboxEvent: into outbox_scheduled when
+-- not_before is after the database's now(), else (a time in the past is now) into outbox_events, in one statement.
+-- The writer checks the bound on not_before before (docs/operations.md, "Delayed events"). InsertOutboxEvent stays
+-- the statement of events without a delay: they pay nothing for this one.
+WITH v AS (
+    SELECT @id::uuid AS id, @aggregate_type::varchar AS aggregate_type, @aggregate_id::varchar AS aggregate_id,
+           @event_type::varchar AS event_type, @payload::jsonb AS payload,
+           sqlc.narg(tracingspancontext)::text AS tracingspancontext, @not_before::timestamptz AS not_before
+), scheduled AS (
+    INSERT INTO outbox_scheduled (id, aggregate_type, aggregate_id, event_type, payload, tracingspancontext,
+                                  not_before)
+    SELECT id, aggregate_type, aggregate_id, event_type, payload, tracingspancontext, not_before
+    FROM v
+    WHERE not_before > now()
+    RETURNING id
+)
+INSERT INTO outbox_events (id, aggregate_type, aggregate_id, event_type, payload, tracingspancontext)
+SELECT id, aggregate_type, aggregate_id, event_type, payload, tracingspancontext
+FROM v
+WHERE not_before <= now();
+
 -- name: CompleteAndClaimOutboxBatch :many
 -- The relay's drain in one statement, one round trip and one commit per batch: completes the
 -- previous published batch (marks it, or deletes it when delete is true) and claims the next one,
@@ -80,6 +102,19 @@ SELECT count(*) FILTER (WHERE dead_at IS NULL)::bigint AS pending,
        min(created_at) FILTER (WHERE dead_at IS NULL)::timestamptz AS oldest_pending_created_at
 FROM outbox_events
 WHERE processed_at IS NULL;
+
+-- name: PromoteDueOutboxEvents :one
+-- Delayed events (V14): moves up to max_rows scheduled rows whose not_before has come (on coalesce(now, now()))
+-- into outbox_events, earliest first, in one statement (outbox_promote_due), each with a fresh seq. Returns how
+-- many it moved and the milliseconds until the earliest row left falls due (0: one is due already; NULL: none is
+-- scheduled), computed by the database, so the relay's own clock never matters. Commits with synchronous_commit.
+SELECT promoted::int AS promoted, next_due_ms::bigint AS next_due_ms
+FROM outbox_promote_due(@synchronous_commit::varchar, sqlc.narg(now)::timestamptz, @max_rows::int);
+
+-- name: OutboxScheduledStats :one
+-- The delayed events' gauges (V14): how many are scheduled (not yet due, so not pending) and the earliest due time.
+SELECT count(*)::bigint AS scheduled, min(not_before)::timestamptz AS next_due_at
+FROM outbox_scheduled;
 
 -- name: FindOutboxEvent :one
 SELECT id, seq, aggregate_type, aggregate_id, event_type, payload, attempts, created_at,

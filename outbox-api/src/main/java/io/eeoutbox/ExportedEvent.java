@@ -1,5 +1,7 @@
 package io.eeoutbox;
 
+import java.time.Instant;
+
 /**
  * An event to record in the outbox: which aggregate it belongs to, what happened, and the payload.
  *
@@ -13,8 +15,21 @@ package io.eeoutbox;
  * @param aggregateId   the entity's id; events of one aggregate keep their order in ordered mode
  * @param eventType     the event's name, for example {@code "order.created"}
  * @param payload       the event body (see above)
+ * @param notBefore     not published before this instant of the database's clock; null (or past) is now
+ *                      ({@link OutboxService#record(String, String, String, Object, Instant)})
  */
-public record ExportedEvent(String aggregateType, String aggregateId, String eventType, Object payload) {
+public record ExportedEvent(String aggregateType, String aggregateId, String eventType, Object payload,
+                            Instant notBefore) {
+
+    /** An event published as soon as it is committed. */
+    public ExportedEvent(String aggregateType, String aggregateId, String eventType, Object payload) {
+        this(aggregateType, aggregateId, eventType, payload, null);
+    }
+
+    /** This event, not published before {@code time} (see {@code notBefore}). */
+    public ExportedEvent withNotBefore(Instant time) {
+        return new ExportedEvent(aggregateType, aggregateId, eventType, payload, time);
+    }
 
     /** Shorthand for {@code new ExportedEvent(aggregateType, aggregateId, eventType, payload)}. */
     public static ExportedEvent of(String aggregateType, String aggregateId, String eventType, Object payload) {

@@ -1,5 +1,6 @@
 package io.eeoutbox;
 
+import java.time.Instant;
 import java.util.UUID;
 
 /**
@@ -26,11 +27,30 @@ public interface OutboxService {
      */
     UUID record(String aggregateType, String aggregateId, String eventType, Object payload);
 
-    /** Records {@code event}; see {@link #record(String, String, String, Object)}. */
+    /**
+     * Records one delayed event in the caller's transaction: committed with it, and not published before
+     * {@code notBefore} by the database's clock (schema V14). Null, or a time in the past, is now. A time more than
+     * {@link #MAX_DELAY_DAYS} days ahead is refused ({@link InvalidEventException} naming {@code notBefore}); nothing
+     * is written. In ordered mode the event joins its aggregate's order when it falls due
+     * (docs/decisions/0022-a-delayed-event-joins-its-aggregate-when-due.md).
+     *
+     * @throws UnsupportedOperationException from an implementation without delayed events, for a non-null notBefore
+     */
+    default UUID record(String aggregateType, String aggregateId, String eventType, Object payload, Instant notBefore) {
+        if (notBefore == null) {
+            return record(aggregateType, aggregateId, eventType, payload);
+        }
+        throw new UnsupportedOperationException(getClass().getName() + " does not record delayed events");
+    }
+
+    /** The furthest a delayed event may lie ahead: 366 days (a year's business deadlines, leap years included). */
+    int MAX_DELAY_DAYS = 366;
+
+    /** Records {@code event}, delayed when it has a {@code notBefore}; see {@link #record(String, String, String, Object, Instant)}. */
     default UUID record(ExportedEvent event) {
         if (event == null) {
             throw new InvalidEventException("event", "must not be null");
         }
-        return record(event.aggregateType(), event.aggregateId(), event.eventType(), event.payload());
+        return record(event.aggregateType(), event.aggregateId(), event.eventType(), event.payload(), event.notBefore());
     }
 }

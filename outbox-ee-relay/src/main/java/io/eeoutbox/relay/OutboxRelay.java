@@ -15,6 +15,7 @@ import io.eeoutbox.relay.store.JdbcOutboxStore;
 import io.eeoutbox.relay.store.OutboxStore;
 import io.eeoutbox.relay.wake.CoalescingTrigger;
 import io.eeoutbox.relay.wake.NotifyListener;
+import io.eeoutbox.relay.wake.ScheduledPromotion;
 import io.eeoutbox.relay.wake.WaiterRegistration;
 import io.eeoutbox.relay.wake.WakeSchedule;
 import io.eeoutbox.spi.BackoffPolicy;
@@ -36,15 +37,12 @@ import java.util.logging.Logger;
 
 /**
  * The relay: moves committed outbox events to a {@link Publisher}, at least once, without holding a database
- * transaction across broker calls. Independent of any container: the EE layer only wires it up. The steps live in
- * packages of their own ({@code drain}, {@code wake}, {@code store}, {@code backoff}, {@code cleanup}, {@code fleet});
- * this class runs them and owns the lifecycle. Drains ({@link DrainLoop}) run on the executor one at a time, started
- * by {@link #wakeUp()} (a local commit, a NOTIFY) and the fallback poll; wake-ups during a drain coalesce into at most
- * one more. A drain that claimed events is followed by another after the busy-poll interval until one finds nothing
- * ({@link WaiterRegistration}: then producers notify). A failed drain is logged once per streak and tried again at
- * the next poll. How it works step by step: docs/development.md, "How the relay works inside".
- *
- * <p>{@link #stop(Duration)} claims nothing new; the batch in flight is completed, never half-marked.
+ * transaction across broker calls; container-free, its steps in packages of their own. Drains ({@link DrainLoop}) run
+ * on the executor one at a time, started by {@link #wakeUp()} (a local commit, a NOTIFY) and the fallback poll;
+ * wake-ups during a drain coalesce into one more. A drain that claimed events is followed by another after the busy
+ * poll until one finds nothing ({@link WaiterRegistration}: then producers notify); due delayed events are promoted
+ * first ({@link ScheduledPromotion}). A failed drain is logged once a streak and tried again at the next poll. Step
+ * by step: docs/development.md, "How the relay works inside". {@link #stop(Duration)} never half-marks a batch.
  */
 public final class OutboxRelay {
 
@@ -64,6 +62,7 @@ public final class OutboxRelay {
     private final NotifyListener notifyListener; // null when notify is off
     private final WaiterRegistration waiters;
     private final WakeSchedule schedule;
+    private final ScheduledPromotion promotion;
     private final DatabaseBackoff databaseBackoff = new DatabaseBackoff();
     private final OrderedIndexGuard orderedIndex; // ordered mode claims nothing without its index (sql/options)
     private final FleetMembership fleet; // null without a fleet identity (a relay built in plain Java, tests)
@@ -90,10 +89,11 @@ public final class OutboxRelay {
                 Objects.requireNonNull(b.dataSource, "dataSource (or store)"), config.synchronousCommit());
         BackoffPolicy backoff = b.backoff != null ? b.backoff
                 : RetryPlanner.policyFor(config, () -> ThreadLocalRandom.current().nextDouble());
+        this.promotion = new ScheduledPromotion(config.name(), executor, clock, nanoTime, this::wakeUp);
         this.drainLoop = DrainLoop.builder().store(store).publisher(publisher).listener(listener).backoff(backoff)
                 .config(config).clock(clock).counters(counters).mayClaim(() -> !stopping && !held())
                 .stopping(() -> stopping).nanoTime(nanoTime).completionExecutor(b.pipelined ? executor : null)
-                .fused(true).build();
+                .fused(true).onSession(s -> promotion.beforeDrain(s, currentPollInterval())).build();
         this.orderedIndex = new OrderedIndexGuard(store, config.name(), config.ordered(), counters, clock);
         this.exhausted = new DeadLetterStrandedRows(store, clock, config.name(), config.maxAttempts());
         this.cleaner = new OutboxCleaner(store, clock, config.name(), config.cleanupBatchSize(), () -> !stopping);
@@ -151,10 +151,8 @@ public final class OutboxRelay {
     }
 
     /**
-     * Stops: claims nothing new, stops listening and polling, and waits up to {@code grace} for the
-     * drain in flight to complete its batch (published rows marked, unpublished rows released).
-     *
-     * @return true if no drain was running any more when this returned
+     * Stops: claims nothing new, stops listening and polling, and waits up to {@code grace} for the drain in flight
+     * to complete its batch (published rows marked, unpublished released); true if no drain runs any more then.
      */
     public boolean stop(Duration grace) {
         if (!started.get() || stopping) {
@@ -162,6 +160,7 @@ public final class OutboxRelay {
         }
         stopping = true;
         schedule.cancel();
+        promotion.cancel();
         housekeeping.cancel();
         if (notifyListener != null) {
             notifyListener.stop(Duration.ofSeconds(2));
@@ -187,22 +186,21 @@ public final class OutboxRelay {
         return idle;
     }
 
-    /** Asks for a drain soon; cheap, from any thread: calls while a drain is pending or running add at most one. */
+    /** Asks for a drain soon, which promotes due delayed events first; cheap, from any thread (coalesced). */
     public void wakeUp() {
-        if (!isRunning() || held()) {
-            return;
+        promotion.ask(); // a notification or a commit may be a delayed event due sooner than the one known
+        if (isRunning() && !held()) {
+            request();
         }
-        request();
     }
 
     /** Drains now, even during the back-off after a database error or a broker outage; not while paused or stopped. */
     public void runNow() {
-        if (!isRunning() || held()) {
-            return;
+        if (isRunning() && !held()) {
+            forceNext.set(true);
+            ignoreBrokerHold.set(true);
+            request();
         }
-        forceNext.set(true);
-        ignoreBrokerHold.set(true);
-        request();
     }
 
     /** Claims no new batches until {@link #resume()}; the batch in flight completes. */
@@ -332,7 +330,8 @@ public final class OutboxRelay {
             return;
         }
         try {
-            int claimed = orderedIndex.blocked() ? 0 : drainLoop.drain();
+            int claimed = orderedIndex.blocked() ? 0 : drainLoop.drain(); // due delayed events first: onSession
+            promotion.drained(claimed);
             Duration next = waiters.afterDrain(claimed);
             if (next != null) {
                 schedule.followUp(next);
@@ -376,7 +375,7 @@ public final class OutboxRelay {
 
         @Override
         public void wakeUp() {
-            OutboxRelay.this.wakeUp();
+            request(); // the busy poll's looks promote nothing; a drain while paused or stopping does nothing
         }
 
         @Override
@@ -387,6 +386,7 @@ public final class OutboxRelay {
         @Override
         public void pollDue() {
             if (!held()) {
+                promotion.ask();
                 forceNext.set(true);
                 request();
             }

@@ -1,7 +1,10 @@
 package io.eeoutbox.jpa;
 
 import io.eeoutbox.InvalidEventException;
+import io.eeoutbox.OutboxService;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 
 /**
  * Checks an event against the limits of the {@code outbox_events} columns before anything is
@@ -63,6 +66,17 @@ public final class EventValidator {
             if (Character.isHighSurrogate(c)) {
                 i++;
             }
+        }
+    }
+
+    /**
+     * Checks a delayed event's time: at most {@link OutboxService#MAX_DELAY_DAYS} days after {@code now} (this
+     * server's clock: a skew of minutes does not matter against a bound of a year). Null or past is "now".
+     */
+    public static void checkNotBefore(Instant notBefore, Instant now) {
+        if (notBefore != null && notBefore.isAfter(now.plus(Duration.ofDays(OutboxService.MAX_DELAY_DAYS)))) {
+            throw new InvalidEventException("notBefore", "is " + notBefore + ", more than the limit of "
+                    + OutboxService.MAX_DELAY_DAYS + " days ahead (OutboxService.MAX_DELAY_DAYS)");
         }
     }
 

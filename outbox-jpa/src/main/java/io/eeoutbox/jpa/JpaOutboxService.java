@@ -5,6 +5,7 @@ import io.eeoutbox.OutboxCommitted;
 import io.eeoutbox.OutboxException;
 import io.eeoutbox.OutboxService;
 import io.eeoutbox.TraceContext;
+import io.eeoutbox.jpa.generated.InsertOutboxEventAtParams;
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
 import io.eeoutbox.jpa.trace.TraceCapture;
 import io.eeoutbox.jpa.write.EventWriter;
@@ -18,6 +19,7 @@ import jakarta.persistence.PersistenceException;
 import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
@@ -83,6 +85,12 @@ public class JpaOutboxService implements OutboxService {
 
     @Override
     public UUID record(String aggregateType, String aggregateId, String eventType, Object payload) {
+        return record(aggregateType, aggregateId, eventType, payload, null);
+    }
+
+    /** A delayed event goes through {@code InsertOutboxEventAt} (schema V14); one without a delay as before. */
+    @Override
+    public UUID record(String aggregateType, String aggregateId, String eventType, Object payload, Instant notBefore) {
         TransactionSynchronizationRegistry tsr = resources.requireActiveTransaction("OutboxService.record");
         String json;
         try {
@@ -93,6 +101,7 @@ public class JpaOutboxService implements OutboxService {
                 throw new InvalidEventException("payload", e.getMessage(), e);
             }
             validator.checkPayloadJson(json);
+            EventValidator.checkNotBefore(notBefore, Instant.now());
         } catch (InvalidEventException e) {
             // Nothing of the caller's transaction may commit, even if the caller catches this.
             tsr.setRollbackOnly();
@@ -101,8 +110,14 @@ public class JpaOutboxService implements OutboxService {
         UUID id = Uuids.v7();
         TraceContext trace = traces.current();
         try {
-            writer.insert(resources.entityManager(), new InsertOutboxEventParams(id, aggregateType, aggregateId,
-                    eventType, json, trace == null ? null : trace.toStoredText()));
+            String traceText = trace == null ? null : trace.toStoredText();
+            if (notBefore == null) {
+                writer.insert(resources.entityManager(), new InsertOutboxEventParams(id, aggregateType, aggregateId,
+                        eventType, json, traceText));
+            } else {
+                writer.insertAt(resources.entityManager(), new InsertOutboxEventAtParams(id, aggregateType,
+                        aggregateId, eventType, json, traceText, notBefore));
+            }
         } catch (PersistenceException e) {
             tsr.setRollbackOnly();
             throw new OutboxException("could not write outbox event event_id=" + id + " event_type=" + eventType

@@ -25,6 +25,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -69,7 +70,7 @@ class JpaOutboxServiceIT {
 
     @BeforeEach
     void clean() {
-        db.execute("TRUNCATE outbox_events, processed_events, test_orders");
+        db.execute("TRUNCATE outbox_events, outbox_scheduled, processed_events, test_orders");
         env.bean(CommitWatcher.class).seen().clear();
     }
 
@@ -194,7 +195,9 @@ class JpaOutboxServiceIT {
                 Arguments.of("payload", "must not be null", (Supplier<ExportedEvent>) () -> ExportedEvent.of("order", "1", "t", null)),
                 Arguments.of("payload", "cannot be serialized", (Supplier<ExportedEvent>) () -> ExportedEvent.of("order", "1", "t", new Unserializable())),
                 Arguments.of("payload", "limit is 1048576 bytes", (Supplier<ExportedEvent>) () -> ExportedEvent.of("order", "1", "t", tooBig)),
-                Arguments.of("payload", "\\u0000", (Supplier<ExportedEvent>) () -> ExportedEvent.of("order", "1", "t", "{\"a\":\"\\u0000\"}")));
+                Arguments.of("payload", "\\u0000", (Supplier<ExportedEvent>) () -> ExportedEvent.of("order", "1", "t", "{\"a\":\"\\u0000\"}")),
+                Arguments.of("notBefore", "limit of 366 days", (Supplier<ExportedEvent>) () -> ExportedEvent.of("order", "1", "t", "{}")
+                        .withNotBefore(Instant.now().plus(Duration.ofDays(367)))));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -217,6 +220,31 @@ class JpaOutboxServiceIT {
         }
         assertThat(count("test_orders")).isZero();
         assertThat(count("outbox_events")).isZero();
+        assertThat(count("outbox_scheduled")).isZero();
+    }
+
+    /** A delayed event (schema V14) waits in outbox_scheduled; a past notBefore is now; a rollback writes neither. */
+    @Test
+    void aDelayedEventIsScheduledWithTheCallersTransactionAndAPastOneIsDueAtOnce() throws Exception {
+        Instant later = Instant.now().plus(Duration.ofHours(1));
+        Event<ExportedEvent> events = env.container().select(new TypeLiteral<Event<ExportedEvent>>() { }).get();
+        UUID delayed = env.inTransaction(() -> {
+            em().persist(new TestOrder("o-d", "c-1", BigDecimal.ONE));
+            events.fire(ExportedEvent.of("order", "o-d", "order.reminder", "{}").withNotBefore(later));
+            return outbox.record("order", "o-d", "order.payment-overdue", "{}", later.plusSeconds(60));
+        });
+        UUID past = env.inTransaction(() -> outbox.record("order", "o-d", "order.noted", "{}",
+                Instant.now().minusSeconds(60)));
+        assertThat(db.queryLong("SELECT count(*) FROM outbox_scheduled WHERE id = '" + delayed + "' AND not_before = '"
+                + later.plusSeconds(60) + "'::timestamptz")).isEqualTo(1);
+        assertThat(count("outbox_scheduled")).isEqualTo(2);
+        assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE id = '" + past + "'")).isEqualTo(1);
+        assertThat(count("outbox_events")).as("only the past one is pending").isEqualTo(1);
+
+        tm.begin();
+        outbox.record("order", "o-r", "order.reminder", "{}", later);
+        tm.rollback();
+        assertThat(count("outbox_scheduled")).isEqualTo(2);
     }
 
     @Test

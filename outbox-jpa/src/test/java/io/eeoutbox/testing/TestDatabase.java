@@ -228,7 +228,8 @@ public final class TestDatabase {
                 "V10__outbox_trace_context.sql",
                 "V11__outbox_ordered_successors.sql",
                 "V12__processed_events_retention_per_consumer.sql",
-                "V13__outbox_fleet.sql"));
+                "V13__outbox_fleet.sql",
+                "V14__outbox_scheduled.sql"));
         return files;
     }
 

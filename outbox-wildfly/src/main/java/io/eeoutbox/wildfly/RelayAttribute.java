@@ -28,6 +28,7 @@ enum RelayAttribute {
     PENDING("pending", ModelType.LONG, "RefreshedPending"),
     DEAD_LETTERS("dead-letters", ModelType.LONG, "RefreshedDeadLetters"),
     OLDEST_PENDING_AGE_SECONDS("oldest-pending-age-seconds", ModelType.LONG, "RefreshedOldestPendingAgeSeconds"),
+    SCHEDULED("scheduled", ModelType.LONG, "RefreshedScheduled"),
     GAUGES_REFRESHED_AT("gauges-refreshed-at", ModelType.STRING, "GaugesRefreshedAt"),
     PUBLISHED_SINCE_START("published-since-start", ModelType.LONG, "PublishedSinceStart"),
     FAILED_SINCE_START("failed-since-start", ModelType.LONG, "FailedSinceStart"),

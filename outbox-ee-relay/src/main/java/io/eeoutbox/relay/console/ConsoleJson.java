@@ -40,7 +40,9 @@ final class ConsoleJson {
         JsonObjectBuilder s = Json.createObjectBuilder();
         settings.forEach(s::add);
         JsonObjectBuilder backlog = Json.createObjectBuilder().add("pending", b.pending()).add("dead", b.dead())
-                .add("oldestPendingAgeSeconds", b.oldestPendingAge().toSeconds()).add("byEventType", types);
+                .add("oldestPendingAgeSeconds", b.oldestPendingAge().toSeconds()).add("byEventType", types)
+                .add("scheduled", b.scheduled());
+        time(backlog, "nextScheduledDueAt", b.nextScheduledDueAt());
         return Json.createObjectBuilder().add("relays", Json.createArrayBuilder().add(relay(r)))
                 .add("backlog", backlog).add("recentFailures", fails).add("settings", s).build();
     }

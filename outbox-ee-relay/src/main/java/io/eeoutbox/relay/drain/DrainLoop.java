@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -57,6 +58,7 @@ public final class DrainLoop {
     private final ClaimFloor floor;
     private final Executor completionExecutor; // null: complete inline
     private final boolean fused;
+    private final Consumer<OutboxStore.Session> onSession; // before the first claim, on the drain's session
 
     private DrainLoop(Builder b) {
         this.store = Objects.requireNonNull(b.store, "store");
@@ -75,6 +77,7 @@ public final class DrainLoop {
         this.floor = new ClaimFloor(config.claimRescanInterval());
         this.completionExecutor = b.completionExecutor;
         this.fused = b.fused;
+        this.onSession = b.onSession != null ? b.onSession : s -> { };
     }
 
     public static Builder builder() {
@@ -102,6 +105,7 @@ public final class DrainLoop {
         int total = 0;
         try (OutboxStore.Session session = store.open();
              Completer completer = CompletionRule.completerFor(store, session, completionExecutor)) {
+            onSession.accept(session);
             CarriedBatch carry = null;
             while (mayClaim.getAsBoolean()) {
                 BatchOutcome outcome = runBatch(session, completer, carry);
@@ -305,8 +309,15 @@ public final class DrainLoop {
         private LongSupplier nanoTime;
         private Executor completionExecutor;
         private boolean fused;
+        private Consumer<OutboxStore.Session> onSession;
 
         private Builder() {
+        }
+
+        /** Runs on each drain's session before its first claim (the promotion of due delayed events); must not throw. */
+        public Builder onSession(Consumer<OutboxStore.Session> value) {
+            this.onSession = value;
+            return this;
         }
 
         public Builder store(OutboxStore value) {

@@ -47,9 +47,16 @@ public final class GaugeRefresher {
      * @param pending                  rows waiting to be published
      * @param dead                     dead letters
      * @param oldestPendingAgeSeconds  how long the oldest pending row had waited, 0 when none
+     * @param scheduled                delayed events not yet due (schema V14)
      */
-    public record Gauges(double pending, double dead, double oldestPendingAgeSeconds, Instant refreshedAt) {
-        public static final Gauges UNKNOWN = new Gauges(Double.NaN, Double.NaN, Double.NaN, null);
+    public record Gauges(double pending, double dead, double oldestPendingAgeSeconds, double scheduled,
+                         Instant refreshedAt) {
+        public static final Gauges UNKNOWN = new Gauges(Double.NaN, Double.NaN, Double.NaN, Double.NaN, null);
+
+        /** Without delayed events. */
+        public Gauges(double pending, double dead, double oldestPendingAgeSeconds, Instant refreshedAt) {
+            this(pending, dead, oldestPendingAgeSeconds, 0, refreshedAt);
+        }
     }
 
     private final String relayName;
@@ -112,7 +119,7 @@ public final class GaugeRefresher {
         Instant at = clock.instant();
         try {
             RelayStats s = source.stats();
-            Gauges g = new Gauges(s.pending(), s.dead(), s.oldestPendingAge().toNanos() / 1e9, at);
+            Gauges g = new Gauges(s.pending(), s.dead(), s.oldestPendingAge().toNanos() / 1e9, s.scheduled(), at);
             latest = g;
             int failures = failureStreak.getAndSet(0);
             if (failures > 0) {

@@ -113,6 +113,16 @@ public final class JmxAdapter implements RelayAdminMXBean {
     }
 
     @Override
+    public long getScheduled() {
+        return stats().scheduled();
+    }
+
+    @Override
+    public String getNextScheduledDueAt() {
+        return text(stats().nextScheduledDueAt());
+    }
+
+    @Override
     public long getRefreshedPending() {
         return whole(gauges.get().pending());
     }
@@ -125,6 +135,11 @@ public final class JmxAdapter implements RelayAdminMXBean {
     @Override
     public long getRefreshedOldestPendingAgeSeconds() {
         return whole(gauges.get().oldestPendingAgeSeconds());
+    }
+
+    @Override
+    public long getRefreshedScheduled() {
+        return whole(gauges.get().scheduled());
     }
 
     @Override

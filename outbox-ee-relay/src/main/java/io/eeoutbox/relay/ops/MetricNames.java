@@ -23,6 +23,8 @@ public final class MetricNames {
     public static final String BROKER_DESTINATION = "_broker";
     /** Gauge: rows waiting to be published. */
     public static final String PENDING = "outbox_events_pending";
+    /** Gauge: delayed events not yet due (schema V14); not counted in {@link #PENDING}. */
+    public static final String SCHEDULED = "outbox_events_scheduled";
     /** Gauge: dead letters. */
     public static final String DEAD = "outbox_events_dead";
     /** Gauge: age of the oldest pending row, seconds. */
@@ -50,6 +52,8 @@ public final class MetricNames {
     public static final String DEFERRED_HELP = "Outbox events deferred, not counted as attempts, because their destination"
             + " or the broker could not take them, by destination";
     public static final String PENDING_HELP = "Outbox events waiting to be published (refreshed on a schedule)";
+    public static final String SCHEDULED_HELP = "Delayed outbox events not yet due, so not pending (refreshed on a"
+            + " schedule)";
     public static final String DEAD_HELP = "Outbox events that exhausted their attempts and wait for an operator";
     public static final String AGE_HELP = "How long the oldest pending outbox event has waited";
     public static final String BATCH_HELP = "Claim to completion of one relay batch";

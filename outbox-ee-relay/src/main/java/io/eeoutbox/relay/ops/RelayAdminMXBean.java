@@ -51,6 +51,12 @@ public interface RelayAdminMXBean {
     /** How long the oldest pending row has waited, in seconds; 0 when nothing is pending. */
     long getOldestPendingAgeSeconds();
 
+    /** Delayed events not yet due (schema V14): not pending until they fall due. */
+    long getScheduled();
+
+    /** When the earliest delayed event falls due (ISO-8601, the database's clock), or null when none is scheduled. */
+    String getNextScheduledDueAt();
+
     /**
      * {@link #getPending()} as of the gauges' last refresh in the background ({@code outbox.relay.metrics.refresh-interval}),
      * never a query, so that a management tool does not wait on the database; -1 before the first refresh.
@@ -62,6 +68,9 @@ public interface RelayAdminMXBean {
 
     /** {@link #getOldestPendingAgeSeconds()} as of the gauges' last refresh; -1 before the first refresh. */
     long getRefreshedOldestPendingAgeSeconds();
+
+    /** {@link #getScheduled()} as of the gauges' last refresh; -1 before the first refresh. */
+    long getRefreshedScheduled();
 
     /** When the refreshed gauges were read (ISO-8601), or null before the first refresh. */
     String getGaugesRefreshedAt();

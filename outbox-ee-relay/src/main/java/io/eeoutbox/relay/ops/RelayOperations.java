@@ -194,10 +194,10 @@ public class RelayOperations {
 
     // --- the outbox ---------------------------------------------------------------------------
 
-    /** Pending rows, dead letters and how long the oldest pending row has waited. */
+    /** Pending rows, dead letters, how long the oldest pending row has waited, and the delayed events not yet due. */
     public RelayStats stats() throws SQLException {
         OutboxStore.Stats s = relay.store().stats();
-        return new RelayStats(s.pending(), s.dead(), age(s.oldestPendingCreatedAt()));
+        return new RelayStats(s.pending(), s.dead(), age(s.oldestPendingCreatedAt()), s.scheduled(), s.nextDueAt());
     }
 
     /** {@link #stats()} with the pending rows per event type (at most {@code maxTypes} types). */
@@ -207,7 +207,8 @@ public class RelayOperations {
         for (OperatorQueries.PendingOfType t : queries().pendingByEventType(maxTypes)) {
             types.add(new PendingType(t.eventType(), t.pending(), age(t.oldestCreatedAt())));
         }
-        return new Backlog(stats.pending(), stats.dead(), stats.oldestPendingAge(), types);
+        return new Backlog(stats.pending(), stats.dead(), stats.oldestPendingAge(), types, stats.scheduled(),
+                stats.nextScheduledDueAt());
     }
 
     /** One page of the dead letters that match {@code filter}, in write order after the cursor {@code afterSeq}. */
@@ -336,8 +337,12 @@ public class RelayOperations {
                            Instant lastErrorAt) {
     }
 
-    /** Pending rows (dead letters not included), dead letters, and pending rows per event type. */
-    public record Backlog(long pending, long dead, Duration oldestPendingAge, List<PendingType> byType) {
+    /**
+     * Pending rows (dead letters not included), dead letters, pending rows per event type, and the delayed events
+     * not yet due (schema V14), the earliest due at {@code nextScheduledDueAt} (null when none).
+     */
+    public record Backlog(long pending, long dead, Duration oldestPendingAge, List<PendingType> byType, long scheduled,
+                          java.time.Instant nextScheduledDueAt) {
     }
 
     /** Pending rows of one event type. */

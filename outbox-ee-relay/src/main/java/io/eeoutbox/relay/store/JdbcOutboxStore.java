@@ -115,7 +115,7 @@ public final class JdbcOutboxStore implements OutboxStore {
         try (Connection c = autocommit(dataSource.getConnection())) {
             OutboxStatsRow row = new OutboxEventJdbc(c).outboxStats()
                     .orElseThrow(() -> new SQLException("OutboxStats returned no row"));
-            return new Stats(row.pending(), row.dead(), row.oldestPendingCreatedAt());
+            return ScheduledStatements.withScheduled(c, new Stats(row.pending(), row.dead(), row.oldestPendingCreatedAt()));
         }
     }
 
@@ -156,7 +156,7 @@ public final class JdbcOutboxStore implements OutboxStore {
     }
 
     /** One maintenance statement in a short transaction that first takes the lock {@code lockKey}; empty when it was taken. */
-    private OptionalInt maintenance(long lockKey, MaintenanceWork work) throws SQLException {
+    private OptionalInt maintenance(long lockKey, TransactionWork<Integer> work) throws SQLException {
         return relayTransaction(c -> new OutboxEventJdbc(c).tryOutboxMaintenanceLock(lockKey).orElse(Boolean.FALSE)
                 ? OptionalInt.of(work.run(c)) : OptionalInt.empty());
     }
@@ -185,11 +185,6 @@ public final class JdbcOutboxStore implements OutboxStore {
     @FunctionalInterface
     private interface TransactionWork<T> {
         T run(Connection c) throws SQLException;
-    }
-
-    @FunctionalInterface
-    private interface MaintenanceWork {
-        int run(Connection c) throws SQLException;
     }
 
     @Override
@@ -379,6 +374,11 @@ public final class JdbcOutboxStore implements OutboxStore {
             }
             return transaction(() -> dao.deferOutboxBatchDelayed(new DeferOutboxBatchDelayedParams(ids,
                     statementNow(now), millisBetween(now, retryAfter), error, token)).orElse(0));
+        }
+
+        @Override
+        public Promoted promoteDue(Instant now, int maxRows) throws SQLException {
+            return ScheduledStatements.promote(connection, synchronousCommit, statementNow(now), maxRows);
         }
 
         @Override

@@ -23,8 +23,20 @@ public interface OutboxStore {
     /** Opens a session for one drain: a connection kept for a few claim and complete statements. */
     Session open() throws SQLException;
 
-    /** Pending rows, dead letters and the oldest pending row's creation time. */
+    /** Pending rows, dead letters, the oldest pending row's creation time, and the scheduled (delayed) rows. */
     Stats stats() throws SQLException;
+
+    /**
+     * Delayed events (schema V14): moves up to {@code maxRows} scheduled rows due at now (the database's now;
+     * {@code now} only where a store takes the caller's time) into the outbox, earliest first, each with a fresh
+     * seq and its own id, creation time and trace context. Answers how many it moved and when the earliest row
+     * left falls due. A store without delayed events moves none and knows of none.
+     */
+    default Promoted promoteDue(Instant now, int maxRows) throws SQLException {
+        try (Session session = open()) {
+            return session.promoteDue(now, maxRows);
+        }
+    }
 
     /** Makes one dead letter due again; false when {@code id} is not a dead letter. */
     boolean retryDeadLetter(UUID id) throws SQLException;
@@ -134,6 +146,11 @@ public interface OutboxStore {
             return release(ids, token);
         }
 
+        /** {@link OutboxStore#promoteDue} on this session's connection: the relay's drain runs it before its claims. */
+        default Promoted promoteDue(Instant now, int maxRows) throws SQLException {
+            return Promoted.NONE;
+        }
+
         /** Gives unpublished rows still leased to {@code token} back; returns how many. */
         int release(List<UUID> ids, UUID token) throws SQLException;
 
@@ -227,7 +244,27 @@ public interface OutboxStore {
         }
     }
 
-    /** The outbox's gauges. {@code oldestPendingCreatedAt} is null when nothing is pending. */
-    record Stats(long pending, long dead, Instant oldestPendingCreatedAt) {
+    /**
+     * The outbox's gauges. {@code oldestPendingCreatedAt} is null when nothing is pending. {@code scheduled}: delayed
+     * events not yet due (not pending: schema V14), the earliest of them due at {@code nextDueAt} (null when none).
+     */
+    record Stats(long pending, long dead, Instant oldestPendingCreatedAt, long scheduled, Instant nextDueAt) {
+        /** Without delayed events. */
+        public Stats(long pending, long dead, Instant oldestPendingCreatedAt) {
+            this(pending, dead, oldestPendingCreatedAt, 0, null);
+        }
+
+        /** These gauges with the scheduled rows' ones. */
+        public Stats withScheduled(long scheduledRows, Instant nextDue) {
+            return new Stats(pending, dead, oldestPendingCreatedAt, scheduledRows, nextDue);
+        }
+    }
+
+    /**
+     * What {@link #promoteDue} did: {@code moved} rows into the outbox; the earliest row left falls due
+     * {@code nextDueIn} after the statement's now (zero: one is due already; null: none is scheduled).
+     */
+    record Promoted(int moved, Duration nextDueIn) {
+        public static final Promoted NONE = new Promoted(0, null);
     }
 }

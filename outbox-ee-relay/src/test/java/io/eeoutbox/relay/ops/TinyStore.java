@@ -45,6 +45,44 @@ final class TinyStore implements OutboxStore {
         return id;
     }
 
+    /** Delayed events (schema V14) waiting for their time: the message as it will be, and when it falls due. */
+    private final List<Row> scheduled = new ArrayList<>();
+
+    /** Like InsertOutboxEventAt: scheduled when notBefore is after the store's clock, else an outbox row at once. */
+    synchronized UUID insertAt(String aggregateType, String aggregateId, String eventType, String payload,
+                               Instant notBefore) {
+        Instant now = Instant.now();
+        if (!notBefore.isAfter(now)) {
+            return insert(aggregateType, aggregateId, eventType, payload, now);
+        }
+        UUID id = UUID.randomUUID();
+        Row r = new Row(new OutboxMessage(id, 0, eventType, payload,
+                new OutboxMessage.Aggregate(aggregateType, aggregateId), OutboxMessage.Delivery.of(now, 0)));
+        r.dueAt = notBefore;
+        scheduled.add(r);
+        return id;
+    }
+
+    /** Like outbox_promote_due (V14): the earliest due first, each with a fresh seq; the next due time after now. */
+    @Override
+    public synchronized Promoted promoteDue(Instant now, int maxRows) throws SQLException {
+        check();
+        List<Row> due = scheduled.stream().filter(r -> !r.dueAt.isAfter(now))
+                .sorted((a, b) -> a.dueAt.compareTo(b.dueAt)).limit(maxRows).toList();
+        for (Row s : due) {
+            OutboxMessage m = s.message;
+            rows.add(new Row(new OutboxMessage(m.id(), ++seq, m.eventType(), m.payload(), m.aggregate(),
+                    OutboxMessage.Delivery.of(m.createdAt(), 0))));
+        }
+        scheduled.removeAll(due);
+        return new Promoted(due.size(), nextDue().map(next -> java.time.Duration.ofMillis(Math.max(0,
+                Math.floorDiv(java.time.Duration.between(now, next).toNanos() + 999_999, 1_000_000)))).orElse(null));
+    }
+
+    private java.util.Optional<Instant> nextDue() {
+        return scheduled.stream().map(r -> r.dueAt).min(Instant::compareTo);
+    }
+
     synchronized void makeDead(UUID id, Instant at) {
         Row r = find(id);
         r.deadAt = at;
@@ -192,6 +230,11 @@ final class TinyStore implements OutboxStore {
             }
 
             @Override
+            public Promoted promoteDue(Instant now, int maxRows) throws SQLException {
+                return TinyStore.this.promoteDue(now, maxRows);
+            }
+
+            @Override
             public void close() {
             }
         };
@@ -216,7 +259,7 @@ final class TinyStore implements OutboxStore {
                 }
             }
         }
-        return new Stats(pending, dead, oldest);
+        return new Stats(pending, dead, oldest).withScheduled(scheduled.size(), nextDue().orElse(null));
     }
 
     @Override

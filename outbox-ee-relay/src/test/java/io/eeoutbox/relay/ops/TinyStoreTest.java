@@ -19,4 +19,9 @@ class TinyStoreTest extends OutboxStoreContract {
     protected UUID insert(String aggregateType, String aggregateId, String eventType, String payload) {
         return store.insert(aggregateType, aggregateId, eventType, payload, Instant.now());
     }
+
+    @Override
+    protected UUID insertAt(String aggregateType, String aggregateId, String eventType, String payload, Instant notBefore) {
+        return store.insertAt(aggregateType, aggregateId, eventType, payload, notBefore);
+    }
 }

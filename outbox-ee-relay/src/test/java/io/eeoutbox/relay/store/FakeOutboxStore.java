@@ -18,13 +18,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class FakeOutboxStore implements OutboxStore {
 
     public static final class Row {
-        public final UUID id = UUID.randomUUID();
+        public final UUID id;
         public final long seq;
         public final String aggregateType;
         public final String aggregateId;
         public final String eventType;
         /** When the row was written: the store's clock, as PostgreSQL's now() at insert. */
-        public final Instant createdAt = Instant.now();
+        public Instant createdAt = Instant.now();
         public String payload = "{}";
         public int attempts;
         public Instant retryAfter;
@@ -36,6 +36,11 @@ public final class FakeOutboxStore implements OutboxStore {
         public boolean deleted;
 
         Row(long seq, String aggregateType, String aggregateId, String eventType) {
+            this(UUID.randomUUID(), seq, aggregateType, aggregateId, eventType);
+        }
+
+        Row(UUID id, long seq, String aggregateType, String aggregateId, String eventType) {
+            this.id = id;
             this.seq = seq;
             this.aggregateType = aggregateType;
             this.aggregateId = aggregateId;
@@ -57,6 +62,49 @@ public final class FakeOutboxStore implements OutboxStore {
         Row r = new Row(nextSeq++, aggregateType, aggregateId, eventType);
         rows.put(r.id, r);
         return r;
+    }
+
+    /** A delayed event (schema V14) waiting for its time; not a row of the outbox until promoted. */
+    public record Scheduled(UUID id, String aggregateType, String aggregateId, String eventType, String payload,
+                            Instant createdAt, Instant notBefore) {
+    }
+
+    public final List<Scheduled> scheduled = new ArrayList<>();
+
+    /** Like InsertOutboxEventAt: scheduled when notBefore is after the store's clock, else an outbox row at once. */
+    public synchronized UUID insertAt(String aggregateType, String aggregateId, String eventType, String payload,
+                                      Instant notBefore) {
+        if (notBefore.isAfter(Instant.now())) {
+            UUID id = UUID.randomUUID();
+            scheduled.add(new Scheduled(id, aggregateType, aggregateId, eventType, payload, Instant.now(), notBefore));
+            return id;
+        }
+        Row r = insert(aggregateType, aggregateId, eventType);
+        r.payload = payload;
+        return r.id;
+    }
+
+    /** Like outbox_promote_due (V14): the earliest due first, each with a fresh seq; the next due time after now. */
+    @Override
+    public synchronized Promoted promoteDue(Instant now, int maxRows) {
+        calls.add("promote"); // not counted by failNextStatements: those fail the drain's own statements
+        List<Scheduled> due = scheduled.stream().filter(s -> !s.notBefore().isAfter(now))
+                .sorted(java.util.Comparator.comparing(Scheduled::notBefore)).limit(maxRows).toList();
+        for (Scheduled s : due) {
+            Row r = new Row(s.id(), nextSeq++, s.aggregateType(), s.aggregateId(), s.eventType());
+            r.payload = s.payload();
+            r.createdAt = s.createdAt();
+            rows.put(r.id, r);
+        }
+        scheduled.removeAll(due);
+        return new Promoted(due.size(), scheduled.stream().map(Scheduled::notBefore).min(Instant::compareTo)
+                .map(next -> ceilMillis(now, next)).orElse(null));
+    }
+
+    /** Milliseconds from {@code now} to {@code next}, rounded up, at least zero: as the database computes it. */
+    static java.time.Duration ceilMillis(Instant now, Instant next) {
+        long nanos = java.time.Duration.between(now, next).toNanos();
+        return java.time.Duration.ofMillis(Math.max(0, Math.floorDiv(nanos + 999_999, 1_000_000)));
     }
 
     public synchronized Row row(UUID id) {
@@ -100,6 +148,11 @@ public final class FakeOutboxStore implements OutboxStore {
             @Override
             public int release(List<UUID> ids, UUID token) throws SQLException {
                 return FakeOutboxStore.this.release(ids, token);
+            }
+
+            @Override
+            public Promoted promoteDue(Instant now, int maxRows) {
+                return FakeOutboxStore.this.promoteDue(now, maxRows);
             }
 
             @Override
@@ -282,7 +335,8 @@ public final class FakeOutboxStore implements OutboxStore {
         long dead = rows.values().stream().filter(r -> r.pending() && r.deadAt != null).count();
         Instant oldest = rows.values().stream().filter(r -> r.pending() && r.deadAt == null).map(r -> r.createdAt)
                 .min(Instant::compareTo).orElse(null);
-        return new Stats(pending, dead, oldest);
+        return new Stats(pending, dead, oldest).withScheduled(scheduled.size(),
+                scheduled.stream().map(Scheduled::notBefore).min(Instant::compareTo).orElse(null));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.eeoutbox.relay.store;
 
+import java.time.Instant;
 import java.util.UUID;
 
 /** The {@link OutboxStore} contract on {@link FakeOutboxStore}, the drain's unit tests' outbox. */
@@ -17,5 +18,10 @@ class FakeOutboxStoreTest extends OutboxStoreContract {
         FakeOutboxStore.Row row = store.insert(aggregateType, aggregateId, eventType);
         row.payload = payload;
         return row.id;
+    }
+
+    @Override
+    protected UUID insertAt(String aggregateType, String aggregateId, String eventType, String payload, Instant notBefore) {
+        return store.insertAt(aggregateType, aggregateId, eventType, payload, notBefore);
     }
 }

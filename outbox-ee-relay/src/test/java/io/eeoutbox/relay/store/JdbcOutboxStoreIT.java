@@ -1,9 +1,11 @@
 package io.eeoutbox.relay.store;
 
+import io.eeoutbox.jpa.generated.InsertOutboxEventAtParams;
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.testing.TestDatabase;
 import java.sql.Connection;
+import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,7 +23,7 @@ class JdbcOutboxStoreIT extends OutboxStoreContract {
 
     @BeforeEach
     void emptyOutbox() {
-        db.execute("TRUNCATE outbox_events");
+        db.execute("TRUNCATE outbox_events, outbox_scheduled");
         store = JdbcOutboxStore.withStatementClock(db.dataSource());
     }
 
@@ -36,6 +38,17 @@ class JdbcOutboxStoreIT extends OutboxStoreContract {
         try (Connection c = db.connect()) {
             new OutboxEventJdbc(c).insertOutboxEvent(
                     new InsertOutboxEventParams(id, aggregateType, aggregateId, eventType, payload, null));
+        }
+        return id;
+    }
+
+    @Override
+    protected UUID insertAt(String aggregateType, String aggregateId, String eventType, String payload, Instant notBefore)
+            throws Exception {
+        UUID id = UUID.randomUUID();
+        try (Connection c = db.connect()) {
+            new OutboxEventJdbc(c).insertOutboxEventAt(
+                    new InsertOutboxEventAtParams(id, aggregateType, aggregateId, eventType, payload, null, notBefore));
         }
         return id;
     }

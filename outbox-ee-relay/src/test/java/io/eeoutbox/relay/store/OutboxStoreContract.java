@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * {@link JdbcOutboxStore#withStatementClock}), so a test moves time by passing a later instant. Creation times are
  * the store's own clock (PostgreSQL's now() at insert), read only against the wall clock.
  */
-public abstract class OutboxStoreContract {
+public abstract class OutboxStoreContract extends DelayedEventsContract {
 
     private static final int MAX_ATTEMPTS = 3;
     private static final Duration LEASE = Duration.ofMinutes(1);
@@ -38,6 +38,7 @@ public abstract class OutboxStoreContract {
     private final Instant t0 = Instant.now().truncatedTo(ChronoUnit.MICROS);
 
     /** The store under test, on an empty outbox. */
+    @Override
     protected abstract OutboxStore store();
 
     /** Writes and commits one pending event with this JSON payload; returns its id. */

@@ -1,5 +1,6 @@
 package io.eeoutbox.jpa.write;
 
+import io.eeoutbox.jpa.generated.InsertOutboxEventAtParams;
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceException;
@@ -16,6 +17,9 @@ public interface EventWriter {
      * @throws PersistenceException when the database refuses it (the caller marks its transaction rollback-only)
      */
     void insert(EntityManager em, InsertOutboxEventParams row);
+
+    /** Inserts a delayed event's row with {@code InsertOutboxEventAt} (schema V14), by the same route. */
+    void insertAt(EntityManager em, InsertOutboxEventAtParams row);
 
     /** A short name of the route, for logs and tests. */
     String route();

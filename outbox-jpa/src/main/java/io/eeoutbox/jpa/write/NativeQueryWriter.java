@@ -1,5 +1,6 @@
 package io.eeoutbox.jpa.write;
 
+import io.eeoutbox.jpa.generated.InsertOutboxEventAtParams;
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
 import io.eeoutbox.jpa.generated.OutboxEventQueries;
 import jakarta.persistence.EntityManager;
@@ -10,6 +11,11 @@ final class NativeQueryWriter implements EventWriter {
     @Override
     public void insert(EntityManager em, InsertOutboxEventParams row) {
         new OutboxEventQueries(em).insertOutboxEvent(row);
+    }
+
+    @Override
+    public void insertAt(EntityManager em, InsertOutboxEventAtParams row) {
+        new OutboxEventQueries(em).insertOutboxEventAt(row);
     }
 
     @Override

@@ -1,11 +1,13 @@
 package io.eeoutbox.jpa.write;
 
+import io.eeoutbox.jpa.generated.InsertOutboxEventAtParams;
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceException;
 import java.util.logging.Logger;
 import org.hibernate.Session;
+import org.hibernate.jdbc.Work;
 
 /**
  * The Hibernate route: the generated JDBC DAO ({@link OutboxEventJdbc}, the same SQL as the named query) on the
@@ -33,12 +35,23 @@ final class SessionConnectionWriter implements EventWriter {
 
     @Override
     public void insert(EntityManager em, InsertOutboxEventParams row) {
+        write(em, () -> portable.insert(em, row), connection -> new OutboxEventJdbc(connection).insertOutboxEvent(row));
+    }
+
+    @Override
+    public void insertAt(EntityManager em, InsertOutboxEventAtParams row) {
+        write(em, () -> portable.insertAt(em, row),
+                connection -> new OutboxEventJdbc(connection).insertOutboxEventAt(row));
+    }
+
+    /** {@code work} on the session's connection; {@code portableWrite} when the entity manager is not Hibernate's. */
+    private void write(EntityManager em, Runnable portableWrite, Work work) {
         Session session = notHibernate ? null : session(em);
         if (session == null) {
-            portable.insert(em, row);
+            portableWrite.run();
             return;
         }
-        session.doWork(connection -> new OutboxEventJdbc(connection).insertOutboxEvent(row));
+        session.doWork(work);
     }
 
     private Session session(EntityManager em) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.eeoutbox.jpa.JtaResources;
+import io.eeoutbox.jpa.generated.InsertOutboxEventAtParams;
 import io.eeoutbox.jpa.generated.InsertOutboxEventParams;
 import io.eeoutbox.testing.JtaTestEnvironment;
 import io.eeoutbox.testing.TestDatabase;
@@ -12,6 +13,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceException;
 import jakarta.transaction.TransactionManager;
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,7 +49,7 @@ class EventWriterIT {
 
     @BeforeEach
     void clean() {
-        db.execute("TRUNCATE outbox_events, test_orders");
+        db.execute("TRUNCATE outbox_events, outbox_scheduled, test_orders");
     }
 
     private static EntityManager em() {
@@ -112,5 +114,25 @@ class EventWriterIT {
             tm.rollback();
         }
         assertThat(db.queryLong("SELECT count(*) FROM outbox_events")).isZero();
+    }
+
+    /** A delayed row (schema V14) by both routes, the session's connection and the portable named native query. */
+    @Test
+    void aDelayedRowIsScheduledAndAPastOneIsDueByBothRoutes() throws Exception {
+        for (EventWriter writer : new EventWriter[] {WRITER, new NativeQueryWriter()}) {
+            UUID later = UUID.randomUUID();
+            UUID past = UUID.randomUUID();
+            tm.begin();
+            writer.insertAt(em(), new InsertOutboxEventAtParams(later, "order", "o-1", "order.reminder", "{}", null,
+                    Instant.now().plusSeconds(3600)));
+            writer.insertAt(em(), new InsertOutboxEventAtParams(past, "order", "o-1", "order.reminder", "{}", null,
+                    Instant.now().minusSeconds(60)));
+            tm.commit();
+            assertThat(db.queryLong("SELECT count(*) FROM outbox_scheduled WHERE id = '" + later + "'"))
+                    .as(writer.route()).isEqualTo(1);
+            assertThat(db.queryLong("SELECT count(*) FROM outbox_events WHERE id = '" + past + "'"))
+                    .as(writer.route()).isEqualTo(1);
+        }
+        assertThat(db.queryLong("SELECT count(*) FROM outbox_events")).isEqualTo(2);
     }
 }

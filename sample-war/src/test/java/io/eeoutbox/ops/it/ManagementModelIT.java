@@ -90,7 +90,7 @@ class ManagementModelIT {
         assertEquals("running", relay.getString("state"), relay.toString());
         assertFalse(relay.getBoolean("paused"), relay.toString());
         assertEquals("ops-test-jms:java:app/jms/OutboxEvents", relay.getString("publisher"));
-        for (String number : new String[] {"pending", "dead-letters", "oldest-pending-age-seconds", "published-since-start",
+        for (String number : new String[] {"pending", "dead-letters", "oldest-pending-age-seconds", "scheduled", "published-since-start",
                 "failed-since-start", "dead-lettered-since-start", "batches-since-start", "last-batch-duration-millis"}) {
             assertTrue(relay.containsKey(number) && relay.get(number).getValueType() == JsonValue.ValueType.NUMBER,
                     number + " in " + relay);

@@ -63,7 +63,7 @@ class MetricsIT {
                     scrape.outboxLines());
         }
         assertTrue(scrape.names().containsAll(List.of("outbox_events_published_total", "outbox_events_failed_total",
-                "outbox_events_pending", "outbox_events_dead", "outbox_oldest_pending_age_seconds",
+                "outbox_events_pending", "outbox_events_scheduled", "outbox_events_dead", "outbox_oldest_pending_age_seconds",
                 "outbox_batch_duration_seconds_count", "outbox_batch_duration_seconds_sum",
                 "outbox_batch_duration_seconds_max", "outbox_batch_duration_p95_seconds")), scrape.names().toString());
     }

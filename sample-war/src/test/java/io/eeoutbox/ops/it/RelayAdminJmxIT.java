@@ -66,7 +66,7 @@ class RelayAdminJmxIT {
         assertEquals(Boolean.TRUE, server.getAttribute(relay, "Running"));
         assertEquals(OpsDeployment.RELAY_NAME, server.getAttribute(relay, "Name"));
         assertEquals("ops-test-jms:java:app/jms/OutboxEvents", server.getAttribute(relay, "Publisher"));
-        for (String attribute : new String[] {"Pending", "DeadLetters", "OldestPendingAgeSeconds", "PublishedSinceStart",
+        for (String attribute : new String[] {"Pending", "DeadLetters", "OldestPendingAgeSeconds", "Scheduled", "PublishedSinceStart",
                 "FailedSinceStart", "DeadLetteredSinceStart", "BatchesSinceStart", "LastBatchDurationMillis"}) {
             Object value = server.getAttribute(relay, attribute);
             assertTrue(value instanceof Long, attribute + " = " + value);

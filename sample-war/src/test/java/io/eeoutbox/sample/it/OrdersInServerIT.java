@@ -240,14 +240,6 @@ class OrdersInServerIT {
     }
 
     private long count(String sql, Object... parameters) throws SQLException {
-        try (Connection c = database.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-                ps.setObject(i + 1, parameters[i]);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return Sql.count(database::getConnection, sql, parameters);
     }
 }

@@ -55,6 +55,7 @@ public final class MicrometerSink implements MetricsSink {
         this.batchDuration = remember(registry.timer(BATCH, Tags.empty()));
         gauge(MetricNames.PENDING, s -> s.databaseGauges().pending());
         gauge(MetricNames.DEAD, s -> s.databaseGauges().dead());
+        gauge(MetricNames.SCHEDULED, s -> s.databaseGauges().scheduled());
         gauge(MetricNames.OLDEST_PENDING_AGE_SECONDS, s -> s.databaseGauges().oldestPendingAgeSeconds());
         gauge(MetricNames.BATCH_DURATION_P95_SECONDS, GaugeSource::batchDurationP95Seconds);
     }

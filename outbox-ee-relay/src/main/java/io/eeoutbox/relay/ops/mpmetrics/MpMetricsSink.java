@@ -55,6 +55,8 @@ public final class MpMetricsSink implements MetricsSink {
         ids.add(new MetricID(BATCH));
         gauge(MetricNames.PENDING, MetricNames.PENDING_HELP, MetricUnits.NONE, () -> source.databaseGauges().pending());
         gauge(MetricNames.DEAD, MetricNames.DEAD_HELP, MetricUnits.NONE, () -> source.databaseGauges().dead());
+        gauge(MetricNames.SCHEDULED, MetricNames.SCHEDULED_HELP, MetricUnits.NONE,
+                () -> source.databaseGauges().scheduled());
         gauge(AGE, MetricNames.AGE_HELP, MetricUnits.SECONDS, () -> source.databaseGauges().oldestPendingAgeSeconds());
         gauge(P95, MetricNames.BATCH_P95_HELP, MetricUnits.SECONDS, source::batchDurationP95Seconds);
     }

@@ -83,6 +83,8 @@
       tbody.appendChild(row);
     }
     $('pending-total').textContent = '(' + o.backlog.pending + ', oldest ' + o.backlog.oldestPendingAgeSeconds + ' s)';
+    $('scheduled-total').textContent = 'Scheduled (delayed, not yet due): ' + o.backlog.scheduled
+        + (o.backlog.nextScheduledDueAt ? ', next due ' + o.backlog.nextScheduledDueAt : '');
     $('dead-total').textContent = '(' + o.backlog.dead + ' in all)';
     tbody = $('pending-types').tBodies[0];
     clear(tbody);

@@ -63,7 +63,8 @@ public class OrderProjectionService {
             return false;
         }
         boolean known = OrderEvents.CREATED.equals(event.eventType())
-                || OrderEvents.STATUS_CHANGED.equals(event.eventType());
+                || OrderEvents.STATUS_CHANGED.equals(event.eventType())
+                || OrderEvents.PAYMENT_OVERDUE.equals(event.eventType());
         if (!known) {
             LOG.fine(() -> "event type not used by this consumer: event_id=" + event.eventId() + " event_type="
                     + event.eventType());
@@ -80,6 +81,9 @@ public class OrderProjectionService {
         }
         Instant now = Instant.now();
         OrderProjection projection = em.find(OrderProjection.class, fields.orderId(), LockModeType.PESSIMISTIC_WRITE);
+        if (OrderEvents.PAYMENT_OVERDUE.equals(event.eventType())) {
+            return overdue(event, projection, now);
+        }
         int previousRevision = projection == null ? 0 : projection.revision();
         if (projection == null) {
             projection = new OrderProjection(fields.orderId(), fields.status(), now);
@@ -95,6 +99,20 @@ public class OrderProjectionService {
             LOG.warning(() -> "order event out of sequence: event_id=" + event.eventId() + " aggregate_id="
                     + fields.orderId() + " revision=" + fields.revision() + " after revision " + previousRevision);
         }
+        return true;
+    }
+
+    /** A payment-overdue notice: marks an order still NEW overdue; an order paid or cancelled meanwhile ignores it. */
+    private boolean overdue(ReceivedEvent event, OrderProjection projection, Instant now) {
+        ProjectedEvent applied = projection == null ? null
+                : projection.applyPaymentOverdue(event.eventId(), event.eventType(), now);
+        if (applied == null) {
+            LOG.fine(() -> "payment-overdue ignored, the order is no longer NEW: event_id=" + event.eventId()
+                    + " aggregate_id=" + event.aggregateId());
+            return false;
+        }
+        applied.traced(event.traceparent(), event.consumerTraceId());
+        em.persist(applied);
         return true;
     }
 
@@ -125,6 +143,9 @@ public class OrderProjectionService {
                 JsonValue total = payload.get("total");
                 return new Fields(orderId, payload.getString("customerId"),
                         total instanceof JsonNumber n ? n.bigDecimalValue() : null, payload.getString("status"), revision);
+            }
+            if (OrderEvents.PAYMENT_OVERDUE.equals(event.eventType())) {
+                return new Fields(orderId, null, null, OrderProjection.PAYMENT_OVERDUE, revision);
             }
             return new Fields(orderId, null, null, payload.getString("to"), revision);
         }

@@ -9,6 +9,11 @@ public final class OrderEvents {
     public static final String CREATED = "order.created";
     /** An order's status changed; payload {@link OrderStatusChanged}. */
     public static final String STATUS_CHANGED = "order.status-changed";
+    /**
+     * A delayed event (ee-outbox's {@code notBefore}): an order's payment grace ran out; payload {@link PaymentOverdue}.
+     * The consumer applies it only to an order it still sees NEW.
+     */
+    public static final String PAYMENT_OVERDUE = "order.payment-overdue";
 
     private OrderEvents() {
     }

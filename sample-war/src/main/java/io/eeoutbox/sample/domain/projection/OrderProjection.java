@@ -18,6 +18,9 @@ import java.util.UUID;
 @Table(name = "order_projection")
 public class OrderProjection {
 
+    /** The status of an order whose payment grace ran out while it was NEW (this projection's own status). */
+    public static final String PAYMENT_OVERDUE = "PAYMENT_OVERDUE";
+
     @Id
     @Column(name = "order_id")
     private UUID orderId;
@@ -70,6 +73,22 @@ public class OrderProjection {
      */
     public ProjectedEvent applyStatusChanged(UUID eventId, String eventType, String to, int revision, Instant now) {
         return apply(eventId, eventType, to, revision, now);
+    }
+
+    /**
+     * Applies {@code order.payment-overdue}: an order still NEW becomes {@value #PAYMENT_OVERDUE}; any other status
+     * means it was paid or cancelled in time, and the event is ignored.
+     *
+     * @return the applied event, to be persisted, or null when it was ignored
+     */
+    public ProjectedEvent applyPaymentOverdue(UUID eventId, String eventType, Instant now) {
+        if (!"NEW".equals(status)) {
+            return null;
+        }
+        status = PAYMENT_OVERDUE;
+        eventsApplied++;
+        updatedAt = now;
+        return new ProjectedEvent(eventId, orderId, eventsApplied, eventType, revision, status, now);
     }
 
     private ProjectedEvent apply(UUID eventId, String eventType, String newStatus, int newRevision, Instant now) {

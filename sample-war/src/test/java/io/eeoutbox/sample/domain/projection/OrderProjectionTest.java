@@ -1,6 +1,7 @@
 package io.eeoutbox.sample.domain.projection;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -28,5 +29,22 @@ class OrderProjectionTest {
         assertEquals(3, p.revision());
         assertEquals(3, p.eventsApplied());
         assertEquals("c", p.customerId());
+    }
+
+    @Test
+    void aPaymentOverdueNoticeMarksOnlyAnOrderStillNew() {
+        OrderProjection unpaid = new OrderProjection(UUID.randomUUID(), "NEW", NOW);
+        unpaid.applyCreated(UUID.randomUUID(), "order.created", "c", BigDecimal.TEN, "NEW", 1, NOW);
+        ProjectedEvent notice = unpaid.applyPaymentOverdue(UUID.randomUUID(), "order.payment-overdue", NOW);
+        assertEquals(OrderProjection.PAYMENT_OVERDUE, unpaid.status());
+        assertEquals(2, notice.position());
+        assertEquals(1, unpaid.revision(), "the order's revision is the order's: the notice is the consumer's view");
+
+        OrderProjection paid = new OrderProjection(UUID.randomUUID(), "NEW", NOW);
+        paid.applyCreated(UUID.randomUUID(), "order.created", "c", BigDecimal.TEN, "NEW", 1, NOW);
+        paid.applyStatusChanged(UUID.randomUUID(), "order.status-changed", "PAID", 2, NOW);
+        assertNull(paid.applyPaymentOverdue(UUID.randomUUID(), "order.payment-overdue", NOW));
+        assertEquals("PAID", paid.status());
+        assertEquals(2, paid.eventsApplied());
     }
 }
