@@ -222,6 +222,14 @@ SELECT EXISTS (SELECT 1
 -- Elects the one relay that runs cleanup: a transaction-scoped advisory lock, released at commit.
 SELECT pg_try_advisory_xact_lock(@lock_key::bigint)::boolean AS acquired;
 
+-- name: OutboxInstance :one
+-- This outbox's NOTIFY channel and maintenance lock key (V15), fixed by the migration from the schema it ran in: a
+-- relay reads them once at start. Before V15 the table is missing (SQLSTATE 42P01) and the keys are database-wide.
+SELECT schema_name::varchar AS schema_name, notify_channel::varchar AS notify_channel,
+       maintenance_lock_key::bigint AS maintenance_lock_key
+FROM outbox_instance
+WHERE id = 1;
+
 -- name: SetRelaySynchronousCommit :one
 -- The relay's own transactions (claim, complete, record failures, defer, release, cleanup) commit
 -- with outbox.relay.synchronous-commit (default off: the commit does not wait for the WAL flush).

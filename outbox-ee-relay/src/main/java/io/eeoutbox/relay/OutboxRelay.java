@@ -96,7 +96,7 @@ public final class OutboxRelay {
                 .fused(true).onSession(s -> promotion.beforeDrain(s, currentPollInterval())).build();
         this.orderedIndex = new OrderedIndexGuard(store, config.name(), config.ordered(), counters, clock);
         this.exhausted = new DeadLetterStrandedRows(store, clock, config.name(), config.maxAttempts());
-        this.cleaner = new OutboxCleaner(store, clock, config.name(), config.cleanupBatchSize(), () -> !stopping);
+        this.cleaner = b.cleaner(store, clock, () -> !stopping);
         this.housekeeping = new Housekeeping(executor, config.cleanupInterval(), () -> stopping);
         this.trigger = new CoalescingTrigger(config.name(), executor, this::drainOnce);
         this.notifyListener = config.notifyEnabled() ? b.notifyListener(this::wakeUp, this::runNow) : null;

@@ -1,9 +1,11 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.cleanup.OutboxCleaner;
 import io.eeoutbox.relay.config.RelayConfig;
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.fleet.FleetMembership;
 import io.eeoutbox.relay.store.FleetStore;
+import io.eeoutbox.relay.store.OutboxInstance;
 import io.eeoutbox.relay.store.OutboxStore;
 import io.eeoutbox.relay.wake.NotifyListener;
 import io.eeoutbox.spi.BackoffPolicy;
@@ -13,6 +15,7 @@ import java.sql.DriverManager;
 import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -35,6 +38,7 @@ public final class RelayBuilder {
     LongSupplier nanoTime;
     boolean pipelined = true;
     FleetStore.Identity fleetIdentity;
+    private OutboxInstance outboxInstance;
 
     RelayBuilder() {
     }
@@ -143,7 +147,8 @@ public final class RelayBuilder {
             return null;
         }
         String name = config.name();
-        return new NotifyListener(name, config.notifyChannel(), source, listenThreads(), new NotifyListener.Events() {
+        OutboxInstance outbox = outboxInstance();
+        return new NotifyListener(name, outbox::channel, source, listenThreads(), new NotifyListener.Events() {
             @Override
             public void notified() {
                 onNotify.run();
@@ -159,6 +164,21 @@ public final class RelayBuilder {
                 LOG.fine(() -> "relay " + name + (listening ? " listening" : " not listening"));
             }
         });
+    }
+
+    /** The outbox this relay serves (its schema's channel and maintenance key, schema V15), read once, when first needed. */
+    synchronized OutboxInstance outboxInstance() {
+        if (outboxInstance == null) {
+            outboxInstance = new OutboxInstance(dataSource, config.name(), config.notifyChannel(),
+                    RelaySettings.NOTIFY_CHANNEL.defaultValue());
+        }
+        return outboxInstance;
+    }
+
+    /** The relay's cleaner: it locks with its outbox's maintenance key. */
+    OutboxCleaner cleaner(OutboxStore store, Clock clock, BooleanSupplier keepGoing) {
+        return new OutboxCleaner(store, outboxInstance()::maintenanceLockKey, clock, config.name(),
+                config.cleanupBatchSize(), keepGoing);
     }
 
     /** Where the NOTIFY listener connects: the given source, else the configured URL, else the data source; or null. */

@@ -229,7 +229,8 @@ public final class TestDatabase {
                 "V11__outbox_ordered_successors.sql",
                 "V12__processed_events_retention_per_consumer.sql",
                 "V13__outbox_fleet.sql",
-                "V14__outbox_scheduled.sql"));
+                "V14__outbox_scheduled.sql",
+                "V15__outbox_instance.sql"));
         return files;
     }
 

@@ -1,6 +1,7 @@
 package io.eeoutbox.relay.cleanup;
 
 import io.eeoutbox.relay.config.InboxRetention;
+import io.eeoutbox.relay.store.OutboxInstance;
 import io.eeoutbox.relay.store.OutboxStore;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -14,26 +15,36 @@ import java.util.logging.Logger;
 /**
  * Deletes published rows older than the retention period, and the consumers' inbox records
  * ({@code processed_events}) older than the inbox retention, in bounded batches of one short
- * transaction each. Every batch first takes a PostgreSQL advisory lock ({@link #LOCK_KEY}, held until
+ * transaction each. Every batch first takes a PostgreSQL advisory lock (the outbox's maintenance key, held until
  * that batch commits): when several servers run the relay, a batch runs only on the relay that got
- * the lock, and the others skip this round.
+ * the lock, and the others skip this round. The key is the outbox's own (schema V15: one per schema), else
+ * {@link #LOCK_KEY}.
  */
 public final class OutboxCleaner {
 
-    /** The advisory lock key of outbox maintenance ("eeoutbox" in ASCII). */
-    public static final long LOCK_KEY = 0x65656f7574626f78L;
+    /** The advisory lock key of outbox maintenance before schema V15, and of the public schema's outbox with it. */
+    public static final long LOCK_KEY = OutboxInstance.DATABASE_WIDE_MAINTENANCE_KEY;
+
+    /** The outbox's maintenance lock key, read when a cleanup starts. */
+    @FunctionalInterface
+    public interface LockKey {
+        long key() throws SQLException;
+    }
 
     private static final Logger LOG = Logger.getLogger(OutboxCleaner.class.getName());
 
     private final OutboxStore store;
+    private final LockKey lockKey;
     private final Clock clock;
     private final String relayName;
     private final int batchSize;
     private final BooleanSupplier keepGoing;
     private boolean failing;
 
-    public OutboxCleaner(OutboxStore store, Clock clock, String relayName, int batchSize, BooleanSupplier keepGoing) {
+    public OutboxCleaner(OutboxStore store, LockKey lockKey, Clock clock, String relayName, int batchSize,
+                         BooleanSupplier keepGoing) {
         this.store = store;
+        this.lockKey = lockKey;
         this.clock = clock;
         this.relayName = relayName;
         this.batchSize = batchSize;
@@ -49,12 +60,14 @@ public final class OutboxCleaner {
      * back full.
      */
     public Result clean(Duration retention) throws SQLException {
-        return clean((now, size) -> store.cleanupBatch(LOCK_KEY, now, retention, size));
+        long key = lockKey.key();
+        return clean((now, size) -> store.cleanupBatch(key, now, retention, size));
     }
 
     /** Deletes inbox records older than their consumer's retention, batch after batch while batches come back full. */
     public Result cleanInbox(InboxRetention retention) throws SQLException {
-        return clean((now, size) -> store.cleanupInboxBatch(LOCK_KEY, now, retention, size));
+        long key = lockKey.key();
+        return clean((now, size) -> store.cleanupInboxBatch(key, now, retention, size));
     }
 
     @FunctionalInterface

@@ -70,7 +70,8 @@ public final class RelaySettings {
 
     public static final Setting<String> NOTIFY_CHANNEL = Setting.text("outbox.relay.notify.channel", "outbox_event",
             Pattern.compile("[a-z_][a-z0-9_]{0,62}"), "a PostgreSQL identifier: a lower-case letter or _, then up to 62"
-                    + " lower-case letters, digits or _", "the channel; must match the insert trigger's");
+                    + " lower-case letters, digits or _", "the channel of an outbox without schema V15 (with it, the schema's own:"
+                    + " [several outboxes](docs/schema.md#several-outboxes-in-one-database))");
 
     public static final Setting<String> NOTIFY_JDBC_URL = Setting.text("outbox.relay.notify.jdbc-url", null,
             Pattern.compile("jdbc:postgresql:\\S*"), "a PostgreSQL JDBC URL starting with jdbc:postgresql:",

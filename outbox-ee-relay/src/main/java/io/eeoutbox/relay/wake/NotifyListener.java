@@ -39,6 +39,12 @@ public final class NotifyListener {
         Connection connect() throws SQLException;
     }
 
+    /** Names the channel, asked before every (re)connection: the outbox's (schema V15) or the configured one. */
+    @FunctionalInterface
+    public interface ChannelSource {
+        String channel() throws SQLException;
+    }
+
     private static final Logger LOG = Logger.getLogger(NotifyListener.class.getName());
     private static final Pattern CHANNEL = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
     private static final int WAIT_MILLIS = 500;
@@ -47,7 +53,8 @@ public final class NotifyListener {
     private static final long MAX_BACKOFF_MILLIS = 30_000;
 
     private final String relayName;
-    private final String channel;
+    private final ChannelSource channels;
+    private volatile String channel; // the last one listened on, or asked for
     private final ConnectionSource source;
     private final ThreadFactory threadFactory;
     private final Events events;
@@ -70,14 +77,10 @@ public final class NotifyListener {
         }
     }
 
-    public NotifyListener(String relayName, String channel, ConnectionSource source, ThreadFactory threadFactory,
+    public NotifyListener(String relayName, ChannelSource channels, ConnectionSource source, ThreadFactory threadFactory,
                           Events events) {
         this.relayName = Objects.requireNonNull(relayName, "relayName");
-        this.channel = Objects.requireNonNull(channel, "channel");
-        if (!CHANNEL.matcher(channel).matches()) {
-            throw new IllegalArgumentException("invalid configuration: " + RelaySettings.NOTIFY_CHANNEL.key() + "=" + channel
-                    + " (allowed: a PostgreSQL identifier [a-z_][a-z0-9_]{0,62})");
-        }
+        this.channels = Objects.requireNonNull(channels, "channels");
         this.source = Objects.requireNonNull(source, "source");
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
         this.events = Objects.requireNonNull(events, "events");
@@ -131,6 +134,15 @@ public final class NotifyListener {
         }
     }
 
+    /** The channel goes into a LISTEN statement's text (no parameter can carry an identifier): checked here. */
+    private static String checked(String channel) {
+        if (channel == null || !CHANNEL.matcher(channel).matches()) {
+            throw new IllegalArgumentException("invalid configuration: " + RelaySettings.NOTIFY_CHANNEL.key() + "=" + channel
+                    + " (allowed: a PostgreSQL identifier [a-z_][a-z0-9_]{0,62})");
+        }
+        return channel;
+    }
+
     private boolean isStopped() {
         return stopped.getCount() == 0;
     }
@@ -142,6 +154,7 @@ public final class NotifyListener {
             while (!isStopped()) {
                 Connection connection = null;
                 try {
+                    channel = checked(channels.channel());
                     connection = source.connect();
                     connection.setAutoCommit(true);
                     PGConnection pg = connection.unwrap(PGConnection.class);
