@@ -9,6 +9,7 @@ import java.net.URISyntaxException;
 import javax.management.JMException;
 import javax.management.ObjectName;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
 import org.jboss.shrinkwrap.api.importer.ExplodedImporter;
 import org.jboss.shrinkwrap.api.spec.JavaArchive;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -51,15 +52,31 @@ final class OpsDeployment {
      * shipped JMS publisher, to the destinations its {@code web.xml} declares.
      */
     static WebArchive withShippedPublisher(String name, String resources) {
-        return ShrinkWrap.create(WebArchive.class, name)
-                .addAsLibraries(library(OutboxService.class, "outbox-api.jar"),
-                        library(JpaOutboxService.class, "outbox-jpa.jar"),
-                        library(OutboxRelay.class, "outbox-ee-relay.jar"))
+        return withLibraries(name)
                 .setWebXML(resources + "/web.xml")
                 .addAsWebInfResource("ops-it/jboss-web.xml", "jboss-web.xml")
                 .addAsWebInfResource("ops-it/jboss-deployment-structure.xml", "jboss-deployment-structure.xml")
                 .addAsWebInfResource("ops-it/ibm-web-bnd.xml", "ibm-web-bnd.xml")
                 .addAsResource(resources + "/microprofile-config.properties", "META-INF/microprofile-config.properties");
+    }
+
+    /**
+     * A WAR like {@link #war(String, String)} whose {@code web.xml} is {@code webXml}, which declares the relay's data
+     * source itself ({@code <data-source>}): no binding file, no server resource (OutboxPerSchemaInServerIT).
+     */
+    static WebArchive withWebXml(String name, String resources, String webXml) {
+        return withLibraries(name)
+                .setWebXML(new StringAsset(webXml))
+                .addAsWebInfResource("ops-it/jboss-deployment-structure.xml", "jboss-deployment-structure.xml")
+                .addAsResource(resources + "/microprofile-config.properties", "META-INF/microprofile-config.properties")
+                .addClass(OpsTestPublisher.class);
+    }
+
+    private static WebArchive withLibraries(String name) {
+        return ShrinkWrap.create(WebArchive.class, name)
+                .addAsLibraries(library(OutboxService.class, "outbox-api.jar"),
+                        library(JpaOutboxService.class, "outbox-jpa.jar"),
+                        library(OutboxRelay.class, "outbox-ee-relay.jar"));
     }
 
     /** The module that holds {@code marker}: its jar, or its classes directory in a reactor build. */
