@@ -73,8 +73,12 @@ class CdcRecordsIT {
                 TOPICS.forEach(t -> kafka.createTopic(t, 3, Map.of()));
                 Map<UUID, Event> written = write(db);
 
+                long servers = System.nanoTime();
                 Map<UUID, ConsumerRecord<String, byte[]>> relayed = relay(db, kafka, written.size());
+                long relayDone = System.nanoTime();
                 Map<UUID, ConsumerRecord<String, byte[]>> captured = capture(db, kafka, offsets, relayed);
+                System.out.printf("[CdcRecordsIT] servers and setup %.1f s, relay %.1f s, connector (start, read, stop) %.1f s%n",
+                        (servers - started) / 1e9, (relayDone - servers) / 1e9, (System.nanoTime() - relayDone) / 1e9);
 
                 assertThat(captured.keySet()).as("events the connector wrote").isEqualTo(written.keySet());
                 List<String> differences = new ArrayList<>();
