@@ -78,7 +78,13 @@ public final class TestDatabase {
         }
     }
 
-    static TestDatabase of(String url, String user, String password, String source) {
+    /**
+     * A server the caller started itself, for a test that needs server settings of its own (CdcRecordsIT: a
+     * PostgreSQL with {@code wal_level=logical}); {@link #createDatabase} applies the migrations as usual.
+     *
+     * @param url a JDBC URL of a maintenance database on that server
+     */
+    public static TestDatabase of(String url, String user, String password, String source) {
         return new TestDatabase(url, user, password, source);
     }
 

@@ -1,0 +1,36 @@
+package io.eeoutbox.relay.cdc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/cdc.md shows the connector configuration and the database setup that CdcRecordsIT runs: each exactly as
+ * the file under docs/cdc/ holds it (a snippet a user copies is one a test runs).
+ */
+class CdcDocsTest {
+
+    @Test
+    void theGuideShowsTheConnectorConfigurationTheTestRuns() {
+        assertThat(CdcFiles.fencedBlocks(CdcFiles.read(CdcFiles.GUIDE), "json"))
+                .as("docs/cdc.md has one json block, and it is docs/cdc/ee-outbox-connector.json verbatim")
+                .containsExactly(CdcFiles.read(CdcFiles.CONNECTOR));
+    }
+
+    @Test
+    void theGuideShowsTheDatabaseSetupAndTheLagQueryTheTestRuns() {
+        assertThat(CdcFiles.fencedBlocks(CdcFiles.read(CdcFiles.GUIDE), "sql"))
+                .as("docs/cdc.md's sql blocks are docs/cdc/ee-outbox-cdc-setup.sql and ee-outbox-cdc-lag.sql verbatim")
+                .containsExactly(CdcFiles.read(CdcFiles.SETUP), CdcFiles.read(CdcFiles.LAG));
+    }
+
+    @Test
+    void theConnectorUsesPgoutputAndTheEventRouterOnTheOutboxTableOnly() {
+        CdcFiles.Connector c = CdcFiles.connector();
+        assertThat(c.config()).containsEntry("plugin.name", "pgoutput")
+                .containsEntry("table.include.list", "public.outbox_events")
+                .containsEntry("transforms.outbox.type", "io.debezium.transforms.outbox.EventRouter");
+        assertThat(CdcFiles.setupStatements()).anyMatch(s -> s.startsWith("CREATE PUBLICATION ee_outbox_cdc FOR TABLE"
+                + " outbox_events WITH (publish = 'insert')"));
+    }
+}

@@ -1,0 +1,86 @@
+package io.eeoutbox.relay.cdc;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The CDC path's files under docs/cdc/, which docs/cdc.md shows verbatim and the tests run. */
+final class CdcFiles {
+
+    static final Path DOCS = Path.of("..", "docs");
+    static final Path GUIDE = DOCS.resolve("cdc.md");
+    static final Path CONNECTOR = DOCS.resolve("cdc/ee-outbox-connector.json");
+    static final Path SETUP = DOCS.resolve("cdc/ee-outbox-cdc-setup.sql");
+    static final Path LAG = DOCS.resolve("cdc/ee-outbox-cdc-lag.sql");
+
+    private CdcFiles() {
+    }
+
+    static String read(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + file.toAbsolutePath(), e);
+        }
+    }
+
+    /** The connector's name and its "config" object, as Kafka Connect's REST API takes them. */
+    record Connector(String name, Map<String, String> config) {
+    }
+
+    static Connector connector() {
+        try (JsonReader reader = Json.createReader(new StringReader(read(CONNECTOR)))) {
+            JsonObject root = reader.readObject();
+            Map<String, String> config = new LinkedHashMap<>();
+            root.getJsonObject("config").forEach((k, v) -> config.put(k, ((JsonString) v).getString()));
+            return new Connector(root.getString("name"), config);
+        }
+    }
+
+    /** The setup file's statements, one each: every statement ends a line with ';', comments are whole lines. */
+    static List<String> setupStatements() {
+        List<String> statements = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        for (String line : read(SETUP).split("\n")) {
+            if (line.isBlank() || line.startsWith("--")) {
+                continue;
+            }
+            current.append(line).append('\n');
+            if (line.stripTrailing().endsWith(";")) {
+                statements.add(current.toString().trim());
+                current.setLength(0);
+            }
+        }
+        if (!current.isEmpty()) {
+            throw new IllegalStateException(SETUP + " ends without ';': " + current);
+        }
+        return statements;
+    }
+
+    /** The fenced blocks of a Markdown text whose opening fence names {@code language}, in order. */
+    static List<String> fencedBlocks(String markdown, String language) {
+        List<String> blocks = new ArrayList<>();
+        StringBuilder block = null;
+        for (String line : markdown.split("\n", -1)) {
+            if (block == null && line.equals("```" + language)) {
+                block = new StringBuilder();
+            } else if (block != null && line.equals("```")) {
+                blocks.add(block.toString());
+                block = null;
+            } else if (block != null) {
+                block.append(line).append('\n');
+            }
+        }
+        return blocks;
+    }
+}
