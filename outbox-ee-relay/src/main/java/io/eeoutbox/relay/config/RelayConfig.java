@@ -127,8 +127,9 @@ public final class RelayConfig {
         return get(ORDERED);
     }
 
+    /** Whether the relay LISTENs: never in cdc mode, where no claim waits for a new row (docs/cdc.md). */
     public boolean notifyEnabled() {
-        return get(NOTIFY_ENABLED);
+        return get(NOTIFY_ENABLED) && !cdc();
     }
 
     public String notifyChannel() {
@@ -174,6 +175,23 @@ public final class RelayConfig {
 
     public String synchronousCommit() {
         return get(SYNCHRONOUS_COMMIT);
+    }
+
+    public RelayMode mode() {
+        return get(MODE);
+    }
+
+    /** Whether a CDC connector publishes and the relay only keeps the outbox ({@code outbox.relay.mode=cdc}). */
+    public boolean cdc() {
+        return mode() == RelayMode.CDC;
+    }
+
+    public Duration cdcRetention() {
+        return get(CDC_RETENTION);
+    }
+
+    public String cdcSlot() {
+        return get(CDC_SLOT);
     }
 
     /** Every setting with the value in effect, as written in configuration; secrets masked. */

@@ -17,6 +17,11 @@ public final class RelaySettings {
     private RelaySettings() {
     }
 
+    /** A PostgreSQL identifier as the relay accepts one (a channel, a slot): lower-case, unquoted. */
+    private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+    private static final String IDENTIFIER_ALLOWED = "a PostgreSQL identifier: a lower-case letter or _, then up to 62"
+            + " lower-case letters, digits or _";
+
     public static final Setting<Boolean> ENABLED = Setting.flag("outbox.relay.enabled", true,
             "`false`: the relay does not start in this application");
 
@@ -69,8 +74,7 @@ public final class RelaySettings {
             "LISTEN for the insert trigger's notifications");
 
     public static final Setting<String> NOTIFY_CHANNEL = Setting.text("outbox.relay.notify.channel", "outbox_event",
-            Pattern.compile("[a-z_][a-z0-9_]{0,62}"), "a PostgreSQL identifier: a lower-case letter or _, then up to 62"
-                    + " lower-case letters, digits or _", "the channel of an outbox without schema V15 (with it, the schema's own:"
+            IDENTIFIER, IDENTIFIER_ALLOWED, "the channel of an outbox without schema V15 (with it, the schema's own:"
                     + " [several outboxes](docs/schema.md#several-outboxes-in-one-database))");
 
     public static final Setting<String> NOTIFY_JDBC_URL = Setting.text("outbox.relay.notify.jdbc-url", null,
@@ -118,6 +122,20 @@ public final class RelaySettings {
                     + " claims or completions in a database crash, which only publishes them again"
                     + " ([decision 0002](docs/decisions/0002-synchronous-commit-off-for-relay-statements.md))");
 
+    public static final Setting<RelayMode> MODE = Setting.choice("outbox.relay.mode", RelayMode.RELAY,
+            words("relay", RelayMode.RELAY, "cdc", RelayMode.CDC), "`relay`: the relay publishes; `cdc`: a CDC"
+                    + " connector reads the outbox and the relay only promotes delayed events, cleans the table and"
+                    + " watches the slot, with no publisher ([cdc mode](docs/cdc.md#cleaning-the-table-cdc-mode))");
+
+    /** Measured against deleting at insert: docs/decisions/0023-cdc-mode-cleans-after-a-retention.md. */
+    public static final Setting<Duration> CDC_RETENTION = Setting.duration("outbox.relay.cdc.retention",
+            Duration.ofHours(1), Duration.ZERO, Duration.ofDays(36_500), "cdc mode: rows older than this are deleted"
+                    + " at each cleanup, whether or not the connector has read them yet (it reads the write-ahead"
+                    + " log; [decision 0023](docs/decisions/0023-cdc-mode-cleans-after-a-retention.md))");
+
+    public static final Setting<String> CDC_SLOT = Setting.text("outbox.relay.cdc.slot", "ee_outbox_cdc", IDENTIFIER,
+            IDENTIFIER_ALLOWED, "cdc mode: the connector's replication slot, whose lag the gauges show in place of pending");
+
     public static final Setting<Duration> FLEET_HEARTBEAT_INTERVAL = Setting.duration(
             "outbox.relay.fleet.heartbeat-interval", Duration.ofSeconds(5), Duration.ofMillis(100), Duration.ofMinutes(5),
             "how often the relay writes its row of the fleet and reads whether the fleet is paused: pause all reaches it"
@@ -132,7 +150,7 @@ public final class RelaySettings {
             BUSY_POLL_INTERVAL, MAX_ATTEMPTS, BACKOFF_INITIAL, BACKOFF_FACTOR, BACKOFF_MAX, BACKOFF_JITTER, LEASE, ORDERED,
             NOTIFY_ENABLED, NOTIFY_CHANNEL, NOTIFY_JDBC_URL, NOTIFY_USER, NOTIFY_PASSWORD, COMPLETION, RETENTION,
             CLEANUP_INTERVAL, CLEANUP_BATCH_SIZE, INBOX_RETENTION, INBOX_RETENTION_PER_CONSUMER, CLAIM_RESCAN_INTERVAL, SYNCHRONOUS_COMMIT,
-            FLEET_HEARTBEAT_INTERVAL, FLEET_RETENTION);
+            MODE, CDC_RETENTION, CDC_SLOT, FLEET_HEARTBEAT_INTERVAL, FLEET_RETENTION);
 
     /**
      * The batch size the benchmark measures and recommends for draining backlogs (docs/benchmark.md): the

@@ -143,12 +143,36 @@ class RelayConfigTest {
         "outbox.relay.claim.rescan-interval|-PT1S|an ISO-8601 duration from PT0S to PT1H",
         "outbox.relay.synchronous-commit|remote|on, off, local, remote_write or remote_apply",
         "outbox.relay.synchronous-commit|async|on, off, local, remote_write or remote_apply",
+        "outbox.relay.mode|debezium|relay or cdc",
+        "outbox.relay.mode|CDC-only|relay or cdc",
+        "outbox.relay.cdc.retention|-PT1S|an ISO-8601 duration from PT0S to P36500D",
+        "outbox.relay.cdc.retention|1h|an ISO-8601 duration from",
+        "outbox.relay.cdc.slot|EE_Outbox|a PostgreSQL identifier",
+        "outbox.relay.cdc.slot|1slot|a PostgreSQL identifier",
+        "outbox.relay.cdc.slot|slot'; drop table outbox_events|a PostgreSQL identifier",
+        "outbox.relay.cdc.slot|a234567890123456789012345678901234567890123456789012345678901234|a PostgreSQL identifier",
     })
     void anInvalidValueNamesKeyValueAndWhatIsAllowed(String key, String value, String allowed) {
         assertThatThrownBy(() -> RelayConfig.load(ConfigLookups.of(Map.of(key, value))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(key + "=" + value)
                 .hasMessageContaining("allowed: " + allowed);
+    }
+
+    @Test
+    void cdcModeIsOffByDefaultAndTurnsOffListening() {
+        RelayConfig defaults = RelayConfig.defaults();
+        assertThat(defaults.mode()).isEqualTo(RelayMode.RELAY);
+        assertThat(defaults.cdc()).isFalse();
+        assertThat(defaults.cdcRetention()).isEqualTo(Duration.ofHours(1));
+        assertThat(defaults.cdcSlot()).isEqualTo("ee_outbox_cdc");
+        assertThat(defaults.notifyEnabled()).isTrue();
+        RelayConfig cdc = RelayConfig.load(ConfigLookups.of(Map.of("outbox.relay.mode", "cdc",
+                "outbox.relay.cdc.retention", "PT0S", "outbox.relay.cdc.slot", "_orders_cdc_2")));
+        assertThat(cdc.cdc()).isTrue();
+        assertThat(cdc.cdcRetention()).isZero();
+        assertThat(cdc.cdcSlot()).isEqualTo("_orders_cdc_2");
+        assertThat(cdc.notifyEnabled()).as("no claim waits for a notification in cdc mode").isFalse();
     }
 
     /**
