@@ -111,6 +111,18 @@ WHERE processed_at IS NULL;
 SELECT promoted::int AS promoted, next_due_ms::bigint AS next_due_ms
 FROM outbox_promote_due(@synchronous_commit::varchar, sqlc.narg(now)::timestamptz, @max_rows::int);
 
+-- name: OutboxCdcSlot :one
+-- CDC mode's gauges (docs/cdc.md, "What to watch"): the connector's replication slot, whether it exists and a
+-- connector is connected (active), how far its confirmed position is behind the current WAL position (lag_bytes) and
+-- how much WAL it holds back (retained_wal_bytes); one row even when there is no such slot (present false).
+SELECT (s.slot_name IS NOT NULL)::boolean AS present,
+       coalesce(s.active, false)::boolean AS active,
+       coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), s.confirmed_flush_lsn), -1)::bigint AS lag_bytes,
+       coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), s.restart_lsn), -1)::bigint AS retained_wal_bytes,
+       coalesce(s.wal_status, '')::varchar AS wal_status
+FROM (SELECT 1) AS one
+LEFT JOIN pg_replication_slots s ON s.slot_name = @slot_name::varchar;
+
 -- name: OutboxScheduledStats :one
 -- The delayed events' gauges (V14): how many are scheduled (not yet due, so not pending) and the earliest due time.
 SELECT count(*)::bigint AS scheduled, min(not_before)::timestamptz AS next_due_at
@@ -201,6 +213,29 @@ LIMIT @max_rows::int;
 -- The relay's cleanup on the database's clock (V9): deletes at most batch_size rows processed more
 -- than retention_ms before coalesce(now, now()), oldest first; callers repeat while a batch was full.
 SELECT outbox_delete_processed(sqlc.narg(now)::timestamptz, @retention_ms::bigint, @batch_size::int)::int AS deleted;
+
+-- name: DeleteExpiredCdcOutboxEvents :one
+-- CDC mode's cleanup (docs/cdc.md, decision 0023): no row is ever published by a relay there, so it deletes the
+-- unprocessed rows (dead letters kept) created more than retention_ms before coalesce(now, now()). It looks at the
+-- batch_size oldest by seq only (idx_outbox_unprocessed), so a batch reads a bounded part of the index whatever the
+-- table holds, and deletes those of them that are old enough; callers repeat while a batch was full. Deleting a row
+-- never hides its insert from the connector: logical decoding reads the insert from the write-ahead log.
+WITH head AS (
+    SELECT c.id, c.created_at
+    FROM outbox_events c
+    WHERE c.processed_at IS NULL
+      AND c.dead_at IS NULL
+    ORDER BY c.seq
+    LIMIT @batch_size::int
+), done AS (
+    DELETE FROM outbox_events e
+    USING head h
+    WHERE e.id = h.id
+      AND h.created_at < coalesce(sqlc.narg(now)::timestamptz, now()) - @retention_ms::bigint * interval '1 millisecond'
+    RETURNING 1
+)
+SELECT count(*)::int AS deleted
+FROM done;
 
 -- name: DeadLetterExhaustedOutboxEvents :one
 -- Stranded rows (V9): pending rows whose attempts reached max_attempts but that are no dead letters

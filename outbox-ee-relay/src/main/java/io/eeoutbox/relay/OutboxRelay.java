@@ -91,7 +91,7 @@ public final class OutboxRelay {
                 : RetryPlanner.policyFor(config, () -> ThreadLocalRandom.current().nextDouble());
         this.promotion = new ScheduledPromotion(config.name(), executor, clock, nanoTime, this::wakeUp);
         this.drainLoop = DrainLoop.builder().store(store).publisher(publisher).listener(listener).backoff(backoff)
-                .config(config).clock(clock).counters(counters).mayClaim(() -> !stopping && !held())
+                .config(config).clock(clock).counters(counters).mayClaim(() -> !stopping && !held() && !config.cdc())
                 .stopping(() -> stopping).nanoTime(nanoTime).completionExecutor(b.pipelined ? executor : null)
                 .fused(true).onSession(s -> promotion.beforeDrain(s, currentPollInterval())).build();
         this.orderedIndex = new OrderedIndexGuard(store, config.name(), config.ordered(), counters, clock);

@@ -20,7 +20,10 @@ import java.util.function.LongSupplier;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 
-/** Builds a relay; {@code config}, {@code executor}, {@code publisher} and a data source (or a store) are required. */
+/**
+ * Builds a relay; {@code config}, {@code executor}, {@code publisher} (not in cdc mode) and a data source (or a store)
+ * are required.
+ */
 public final class RelayBuilder {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class.getName()); // the relay's own logger
@@ -178,7 +181,7 @@ public final class RelayBuilder {
     /** The relay's cleaner: it locks with its outbox's maintenance key. */
     OutboxCleaner cleaner(OutboxStore store, Clock clock, BooleanSupplier keepGoing) {
         return new OutboxCleaner(store, outboxInstance()::maintenanceLockKey, clock, config.name(),
-                config.cleanupBatchSize(), keepGoing);
+                config.cleanupBatchSize(), keepGoing).cdcRetention(config.cdc() ? config.cdcRetention() : null);
     }
 
     /** Where the NOTIFY listener connects: the given source, else the configured URL, else the data source; or null. */
@@ -204,7 +207,11 @@ public final class RelayBuilder {
         };
     }
 
+    /** In cdc mode without a publisher, {@link CdcMode#NO_PUBLISHER}: the relay publishes nothing there. */
     public OutboxRelay build() {
+        if (publisher == null && config != null && config.cdc()) {
+            publisher = CdcMode.NO_PUBLISHER;
+        }
         return new OutboxRelay(this);
     }
 }

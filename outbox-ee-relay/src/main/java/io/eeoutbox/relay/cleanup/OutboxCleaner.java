@@ -18,7 +18,8 @@ import java.util.logging.Logger;
  * transaction each. Every batch first takes a PostgreSQL advisory lock (the outbox's maintenance key, held until
  * that batch commits): when several servers run the relay, a batch runs only on the relay that got
  * the lock, and the others skip this round. The key is the outbox's own (schema V15: one per schema), else
- * {@link #LOCK_KEY}.
+ * {@link #LOCK_KEY}. In cdc mode ({@link #cdcRetention}) it also deletes the rows the connector publishes, once they
+ * are older than {@code outbox.relay.cdc.retention} (decision 0023).
  */
 public final class OutboxCleaner {
 
@@ -40,6 +41,7 @@ public final class OutboxCleaner {
     private final int batchSize;
     private final BooleanSupplier keepGoing;
     private boolean failing;
+    private volatile Duration cdcRetention; // null: relay mode
 
     public OutboxCleaner(OutboxStore store, LockKey lockKey, Clock clock, String relayName, int batchSize,
                          BooleanSupplier keepGoing) {
@@ -49,6 +51,12 @@ public final class OutboxCleaner {
         this.relayName = relayName;
         this.batchSize = batchSize;
         this.keepGoing = keepGoing;
+    }
+
+    /** Cdc mode: each scheduled run also deletes unpublished rows older than {@code retention} (decision 0023). */
+    public OutboxCleaner cdcRetention(Duration retention) {
+        this.cdcRetention = retention;
+        return this;
     }
 
     /** The outcome of one cleanup: rows deleted, and whether another relay held the lock. */
@@ -62,6 +70,15 @@ public final class OutboxCleaner {
     public Result clean(Duration retention) throws SQLException {
         long key = lockKey.key();
         return clean((now, size) -> store.cleanupBatch(key, now, retention, size));
+    }
+
+    /**
+     * Cdc mode: deletes rows never published by a relay (dead letters kept) created more than {@code retention} ago,
+     * batch after batch while batches come back full.
+     */
+    public Result cleanCdc(Duration retention) throws SQLException {
+        long key = lockKey.key();
+        return clean((now, size) -> store.cdcCleanupBatch(key, now, retention, size));
     }
 
     /** Deletes inbox records older than their consumer's retention, batch after batch while batches come back full. */
@@ -94,6 +111,12 @@ public final class OutboxCleaner {
     public synchronized void runScheduled(Duration retention, InboxRetention inboxRetention) {
         try {
             Result r = clean(retention);
+            Duration cdc = cdcRetention;
+            Result cdcRows = r.lockedElsewhere() || cdc == null ? r : cleanCdc(cdc);
+            if (cdc != null && cdcRows != r && cdcRows.deleted() > 0) {
+                LOG.info(() -> "relay " + relayName + ": cleanup deleted " + cdcRows.deleted()
+                        + " rows older than " + cdc + " (cdc mode)");
+            }
             Result inbox = r.lockedElsewhere() ? r : cleanInbox(inboxRetention);
             if (inbox.deleted() > 0) {
                 LOG.info(() -> "relay " + relayName + ": cleanup deleted " + inbox.deleted()

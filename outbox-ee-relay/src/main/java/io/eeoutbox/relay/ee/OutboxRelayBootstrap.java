@@ -111,7 +111,9 @@ public class OutboxRelayBootstrap {
             ThreadFactory threads = config.notifyEnabled()
                     ? lookup(jndi, names.threadFactory(), ThreadFactory.class, ResourceNames.THREAD_FACTORY.key())
                     : null;
-            Publisher publisher = PublishTracing.wrap(publisher(jndi, names, lookup, appLoader, config.lease()));
+            // cdc mode: a CDC connector publishes, so no publisher, queue or Kafka setting is looked up (docs/cdc.md)
+            Publisher publisher = config.cdc() ? null
+                    : PublishTracing.wrap(publisher(jndi, names, lookup, appLoader, config.lease()));
             List<RelayListener> all = new ArrayList<>();
             for (RelayListener l : listeners) {
                 all.add(l);

@@ -22,7 +22,6 @@ import io.eeoutbox.jpa.generated.UnregisterOutboxWaiterParams;
 import io.eeoutbox.relay.config.InboxRetention;
 import io.eeoutbox.relay.config.CompletionMode;
 import io.eeoutbox.relay.config.RelaySettings;
-import io.eeoutbox.relay.store.ListenerId;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -46,10 +45,9 @@ import javax.sql.DataSource;
  * release, cleanup) run {@code SetRelaySynchronousCommit} first in an explicit transaction. The
  * read-only and operator statements (stats, dead-letter retries) run with autocommit.
  *
- * <p>Times come from PostgreSQL's clock (schema V9): leases, retry times, processed_at and the cleanup's
- * cut-off are the database's {@code now()} plus or minus a duration, so relays on servers whose clocks
- * differ never overlap. The instants the relay passes in are used only to turn its deadlines into
- * durations, except with {@link #withStatementClock}, for tests that move time.
+ * <p>Times come from PostgreSQL's clock (schema V9): leases, retry times, processed_at and the cleanup's cut-off
+ * are the database's {@code now()} plus or minus a duration, so relays on servers whose clocks differ never overlap.
+ * The instants the relay passes in only turn its deadlines into durations, except with {@link #withStatementClock}.
  */
 public final class JdbcOutboxStore implements OutboxStore {
 
@@ -138,6 +136,11 @@ public final class JdbcOutboxStore implements OutboxStore {
     public OptionalInt cleanupBatch(long lockKey, Instant now, Duration retention, int batchSize) throws SQLException {
         return maintenance(lockKey, c -> new OutboxEventJdbc(c).deleteExpiredOutboxEvents(
                 new DeleteExpiredOutboxEventsParams(statementNow(now), retention.toMillis(), batchSize)).orElse(0));
+    }
+
+    @Override
+    public OptionalInt cdcCleanupBatch(long lockKey, Instant now, Duration retention, int batchSize) throws SQLException {
+        return maintenance(lockKey, c -> CdcStatements.deleteExpired(c, statementNow(now), retention, batchSize));
     }
 
     @Override

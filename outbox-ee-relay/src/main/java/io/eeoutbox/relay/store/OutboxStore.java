@@ -54,6 +54,18 @@ public interface OutboxStore {
     OptionalInt cleanupBatch(long lockKey, Instant now, Duration retention, int batchSize) throws SQLException;
 
     /**
+     * CDC mode's cleanup (decision 0023), like {@link #cleanupBatch}: deletes those of the {@code batchSize} oldest
+     * unprocessed rows (dead letters kept) created more than {@code retention} before now. A store without CDC
+     * deletes nothing.
+     *
+     * @return how many rows were deleted, or empty when another relay holds the lock
+     */
+    default OptionalInt cdcCleanupBatch(long lockKey, Instant now, Duration retention, int batchSize)
+            throws SQLException {
+        return OptionalInt.of(0);
+    }
+
+    /**
      * Like {@link #cleanupBatch}, for the consumers' inbox ({@code processed_events}): deletes up to
      * {@code batchSize} records in all, each older than its consumer's retention. A store without an inbox deletes
      * nothing.
