@@ -1,5 +1,6 @@
 package io.eeoutbox.relay;
 
+import io.eeoutbox.relay.store.CdcStatements;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -11,11 +12,25 @@ import java.time.Instant;
  * @param oldestPendingAge how long the oldest pending row has waited, or {@link Duration#ZERO} when none
  * @param scheduled        delayed events not yet due (schema V14): not pending
  * @param nextScheduledDueAt when the earliest of them falls due (the database's clock), or null when none
+ * @param cdcSlot          in cdc mode the connector's replication slot, whose lag replaces pending (pending and
+ *                         oldestPendingAge then count the rows kept for the retention: nothing waits on the relay);
+ *                         null in relay mode
  */
-public record RelayStats(long pending, long dead, Duration oldestPendingAge, long scheduled, Instant nextScheduledDueAt) {
+public record RelayStats(long pending, long dead, Duration oldestPendingAge, long scheduled, Instant nextScheduledDueAt,
+                         CdcStatements.Slot cdcSlot) {
 
     /** Without delayed events. */
     public RelayStats(long pending, long dead, Duration oldestPendingAge) {
         this(pending, dead, oldestPendingAge, 0, null);
+    }
+
+    /** In relay mode. */
+    public RelayStats(long pending, long dead, Duration oldestPendingAge, long scheduled, Instant nextScheduledDueAt) {
+        this(pending, dead, oldestPendingAge, scheduled, nextScheduledDueAt, null);
+    }
+
+    /** Whether these are the stats of a relay in cdc mode, where pending and the oldest pending age do not apply. */
+    public boolean cdc() {
+        return cdcSlot != null;
     }
 }

@@ -69,7 +69,8 @@ final class ConsoleApi {
             case "/api/overview" -> {
                 noParams(params);
                 RelayOperations ops = source.operations();
-                return ConsoleJson.overview(ops.relay(), ops.backlog(MAX_TYPES), ops.recentFailures(), ops.settings());
+                return ConsoleJson.overview(ops.relay(), ops.backlog(MAX_TYPES), ops.recentFailures(), ops.settings(),
+                        ops.cdcSlot());
             }
             case "/api/history" -> {
                 noParams(params);

@@ -1,6 +1,7 @@
 package io.eeoutbox.relay.console;
 
 import io.eeoutbox.relay.ops.History;
+import io.eeoutbox.relay.ops.CdcSlotView;
 import io.eeoutbox.relay.ops.RelayOperations;
 import io.eeoutbox.relay.ops.RelayOperations.Backlog;
 import io.eeoutbox.relay.ops.RelayOperations.DeadLetterPage;
@@ -8,6 +9,7 @@ import io.eeoutbox.relay.ops.RelayOperations.Failure;
 import io.eeoutbox.relay.ops.RelayOperations.PendingType;
 import io.eeoutbox.relay.ops.RelayOperations.RelayView;
 import io.eeoutbox.relay.store.OperatorQueries.DeadLetter;
+import io.eeoutbox.relay.store.CdcStatements;
 import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -22,7 +24,8 @@ final class ConsoleJson {
     private ConsoleJson() {
     }
 
-    static JsonObject overview(RelayView r, Backlog b, List<Failure> failures, Map<String, String> settings) {
+    static JsonObject overview(RelayView r, Backlog b, List<Failure> failures, Map<String, String> settings,
+                               CdcStatements.Slot cdcSlot) {
         JsonArrayBuilder types = Json.createArrayBuilder();
         for (PendingType t : b.byType()) {
             types.add(Json.createObjectBuilder().add("eventType", t.eventType()).add("pending", t.pending())
@@ -41,7 +44,12 @@ final class ConsoleJson {
         settings.forEach(s::add);
         JsonObjectBuilder backlog = Json.createObjectBuilder().add("pending", b.pending()).add("dead", b.dead())
                 .add("oldestPendingAgeSeconds", b.oldestPendingAge().toSeconds()).add("byEventType", types)
-                .add("scheduled", b.scheduled());
+                .add("scheduled", b.scheduled()).add("mode", cdcSlot == null ? "relay" : "cdc");
+        if (cdcSlot != null) { // pending does not apply: null, not a misleading 0; the slot replaces it (docs/cdc.md)
+            JsonObjectBuilder slot = Json.createObjectBuilder();
+            CdcSlotView.of(cdcSlot, null).forEach(slot::add);
+            backlog.addNull("pending").addNull("oldestPendingAgeSeconds").add("kept", b.pending()).add("cdcSlot", slot);
+        }
         time(backlog, "nextScheduledDueAt", b.nextScheduledDueAt());
         return Json.createObjectBuilder().add("relays", Json.createArrayBuilder().add(relay(r)))
                 .add("backlog", backlog).add("recentFailures", fails).add("settings", s).build();

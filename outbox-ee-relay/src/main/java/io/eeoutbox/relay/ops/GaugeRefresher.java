@@ -1,6 +1,7 @@
 package io.eeoutbox.relay.ops;
 
 import io.eeoutbox.relay.RelayStats;
+import io.eeoutbox.relay.store.CdcStatements;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,14 +49,48 @@ public final class GaugeRefresher {
      * @param dead                     dead letters
      * @param oldestPendingAgeSeconds  how long the oldest pending row had waited, 0 when none
      * @param scheduled                delayed events not yet due (schema V14)
+     * @param cdcSlot                  in cdc mode the connector's replication slot (then pending and the oldest
+     *                                 pending age are NaN: they do not apply); null in relay mode or before a refresh
      */
     public record Gauges(double pending, double dead, double oldestPendingAgeSeconds, double scheduled,
-                         Instant refreshedAt) {
+                         Instant refreshedAt, CdcStatements.Slot cdcSlot) {
         public static final Gauges UNKNOWN = new Gauges(Double.NaN, Double.NaN, Double.NaN, Double.NaN, null);
 
         /** Without delayed events. */
         public Gauges(double pending, double dead, double oldestPendingAgeSeconds, Instant refreshedAt) {
             this(pending, dead, oldestPendingAgeSeconds, 0, refreshedAt);
+        }
+
+        /** In relay mode. */
+        public Gauges(double pending, double dead, double oldestPendingAgeSeconds, double scheduled, Instant refreshedAt) {
+            this(pending, dead, oldestPendingAgeSeconds, scheduled, refreshedAt, null);
+        }
+
+        /** {@link MetricNames#CDC_SLOT_PRESENT}: 1 or 0; NaN in relay mode. */
+        public double cdcSlotPresent() {
+            return cdcSlot == null ? Double.NaN : cdcSlot.present() ? 1 : 0;
+        }
+
+        /** {@link MetricNames#CDC_SLOT_ACTIVE}: 1 when a connector is connected, else 0; NaN in relay mode. */
+        public double cdcSlotActive() {
+            return cdcSlot == null ? Double.NaN : cdcSlot.active() ? 1 : 0;
+        }
+
+        /** {@link MetricNames#CDC_SLOT_LAG_BYTES}; NaN in relay mode or without the slot. */
+        public double cdcSlotLagBytes() {
+            return cdcSlot == null || !cdcSlot.present() ? Double.NaN : cdcSlot.lagBytes();
+        }
+
+        /** {@link MetricNames#CDC_SLOT_RETAINED_WAL_BYTES}; NaN in relay mode or without the slot. */
+        public double cdcSlotRetainedWalBytes() {
+            return cdcSlot == null || !cdcSlot.present() ? Double.NaN : cdcSlot.retainedWalBytes();
+        }
+
+        /** {@link MetricNames#CDC_SLOT_WAL_STATUS}: 0 reserved, 1 extended, 2 unreserved, 3 lost; NaN otherwise. */
+        public double cdcSlotWalStatus() {
+            int code = cdcSlot == null ? -1 : java.util.List.of("reserved", "extended", "unreserved", "lost")
+                    .indexOf(cdcSlot.walStatus());
+            return code < 0 ? Double.NaN : code;
         }
     }
 
@@ -119,7 +154,9 @@ public final class GaugeRefresher {
         Instant at = clock.instant();
         try {
             RelayStats s = source.stats();
-            Gauges g = new Gauges(s.pending(), s.dead(), s.oldestPendingAge().toNanos() / 1e9, s.scheduled(), at);
+            // cdc mode: nothing waits on a relay, so pending and the oldest pending age are NaN (docs/cdc.md)
+            Gauges g = s.cdc() ? new Gauges(Double.NaN, s.dead(), Double.NaN, s.scheduled(), at, s.cdcSlot())
+                    : new Gauges(s.pending(), s.dead(), s.oldestPendingAge().toNanos() / 1e9, s.scheduled(), at);
             latest = g;
             int failures = failureStreak.getAndSet(0);
             if (failures > 0) {

@@ -99,7 +99,8 @@ public final class JmxAdapter implements RelayAdminMXBean {
 
     @Override
     public long getPending() {
-        return stats().pending();
+        RelayStats s = stats();
+        return s.cdc() ? -1 : s.pending();
     }
 
     @Override
@@ -109,7 +110,18 @@ public final class JmxAdapter implements RelayAdminMXBean {
 
     @Override
     public long getOldestPendingAgeSeconds() {
-        return stats().oldestPendingAge().getSeconds();
+        RelayStats s = stats();
+        return s.cdc() ? -1 : s.oldestPendingAge().getSeconds();
+    }
+
+    @Override
+    public String getMode() {
+        return operations.mode();
+    }
+
+    @Override
+    public Map<String, String> getCdcSlot() {
+        return CdcSlotView.of(gauges.get());
     }
 
     @Override

@@ -29,6 +29,19 @@ public final class MetricNames {
     public static final String DEAD = "outbox_events_dead";
     /** Gauge: age of the oldest pending row, seconds. */
     public static final String OLDEST_PENDING_AGE_SECONDS = "outbox_oldest_pending_age_seconds";
+    /** Gauge, cdc mode: 1 when the connector's replication slot ({@code outbox.relay.cdc.slot}) exists, else 0. */
+    public static final String CDC_SLOT_PRESENT = "outbox_cdc_slot_present";
+    /** Gauge, cdc mode: 1 when a connector is connected to the slot, else 0. */
+    public static final String CDC_SLOT_ACTIVE = "outbox_cdc_slot_active";
+    /**
+     * Gauge, cdc mode: WAL bytes between the current position and the one the connector confirmed; what replaces
+     * {@link #PENDING} there (docs/cdc.md, "Cleaning the table: cdc mode").
+     */
+    public static final String CDC_SLOT_LAG_BYTES = "outbox_cdc_slot_lag_bytes";
+    /** Gauge, cdc mode: WAL bytes the slot keeps PostgreSQL from removing. */
+    public static final String CDC_SLOT_RETAINED_WAL_BYTES = "outbox_cdc_slot_retained_wal_bytes";
+    /** Gauge, cdc mode: the slot's wal_status, 0 reserved, 1 extended, 2 unreserved, 3 lost. */
+    public static final String CDC_SLOT_WAL_STATUS = "outbox_cdc_slot_wal_status";
     /** Timer/histogram: claim to completion of a batch, seconds. */
     public static final String BATCH_DURATION_SECONDS = "outbox_batch_duration_seconds";
     /**
@@ -56,6 +69,15 @@ public final class MetricNames {
             + " schedule)";
     public static final String DEAD_HELP = "Outbox events that exhausted their attempts and wait for an operator";
     public static final String AGE_HELP = "How long the oldest pending outbox event has waited";
+    public static final String CDC_SLOT_PRESENT_HELP = "Whether the CDC connector's replication slot exists (cdc mode)";
+    public static final String CDC_SLOT_ACTIVE_HELP = "Whether a CDC connector is connected to its replication slot"
+            + " (cdc mode)";
+    public static final String CDC_SLOT_LAG_HELP = "WAL bytes the CDC connector has not confirmed yet (cdc mode: in"
+            + " place of pending)";
+    public static final String CDC_SLOT_RETAINED_HELP = "WAL bytes the CDC connector's replication slot holds back"
+            + " (cdc mode)";
+    public static final String CDC_SLOT_WAL_STATUS_HELP = "The CDC slot's wal_status: 0 reserved, 1 extended,"
+            + " 2 unreserved, 3 lost (cdc mode)";
     public static final String BATCH_HELP = "Claim to completion of one relay batch";
     public static final String BATCH_P95_HELP = "95th percentile of the relay's batch durations over the last five minutes";
 

@@ -42,14 +42,26 @@ public interface RelayAdminMXBean {
     /** The fallback poll interval in force now (ISO-8601). */
     String getPollInterval();
 
-    /** Rows waiting to be published (dead letters not included). */
+    /** Rows waiting to be published (dead letters not included); -1 in cdc mode, where it does not apply. */
     long getPending();
 
     /** Rows that failed {@code outbox.relay.max-attempts} times and wait for an operator. */
     long getDeadLetters();
 
-    /** How long the oldest pending row has waited, in seconds; 0 when nothing is pending. */
+    /** How long the oldest pending row has waited, in seconds; 0 when nothing is pending; -1 in cdc mode. */
     long getOldestPendingAgeSeconds();
+
+    /**
+     * {@code relay}, or {@code cdc} ({@code outbox.relay.mode}): then a CDC connector publishes, pending and the
+     * oldest pending age do not apply (-1) and {@link #getCdcSlot()} says how far the connector is behind.
+     */
+    String getMode();
+
+    /**
+     * Cdc mode: the connector's replication slot as the last refresh read it (name, present, active, lagBytes,
+     * retainedWalBytes, walStatus, refreshedAt) and a note on what replaces pending; empty in relay mode.
+     */
+    java.util.Map<String, String> getCdcSlot();
 
     /** Delayed events not yet due (schema V14): not pending until they fall due. */
     long getScheduled();

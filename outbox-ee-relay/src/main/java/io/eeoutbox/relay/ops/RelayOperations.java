@@ -10,6 +10,7 @@ import io.eeoutbox.relay.config.Setting;
 import io.eeoutbox.relay.counters.RelayCounters;
 import io.eeoutbox.relay.store.DeadLetterFilter;
 import io.eeoutbox.relay.store.FleetStore;
+import io.eeoutbox.relay.store.CdcStatements;
 import io.eeoutbox.relay.store.OperatorQueries;
 import io.eeoutbox.relay.store.OperatorQueries.DeadLetter;
 import io.eeoutbox.relay.store.OutboxStore;
@@ -197,14 +198,26 @@ public class RelayOperations {
     /** Pending rows, dead letters, how long the oldest pending row has waited, and the delayed events not yet due. */
     public RelayStats stats() throws SQLException {
         OutboxStore.Stats s = relay.store().stats();
-        return new RelayStats(s.pending(), s.dead(), age(s.oldestPendingCreatedAt()), s.scheduled(), s.nextDueAt());
+        CdcStatements.Slot slot = cdcSlot();
+        return new RelayStats(s.pending(), s.dead(), age(s.oldestPendingCreatedAt()), s.scheduled(), s.nextDueAt(), slot);
     }
 
-    /** {@link #stats()} with the pending rows per event type (at most {@code maxTypes} types). */
+    /** {@code relay} or {@code cdc} ({@code outbox.relay.mode}). */
+    public String mode() {
+        return relay.config().mode().name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Cdc mode: the connector's replication slot now, what replaces pending there; null in relay mode. */
+    public CdcStatements.Slot cdcSlot() throws SQLException {
+        return relay.config().cdc() ? queries().cdcSlot(relay.config().cdcSlot()) : null;
+    }
+
+    /** {@link #stats()} with the pending rows per event type, at most {@code maxTypes} types (none in cdc mode). */
     public Backlog backlog(int maxTypes) throws SQLException {
         RelayStats stats = stats();
         List<PendingType> types = new ArrayList<>();
-        for (OperatorQueries.PendingOfType t : queries().pendingByEventType(maxTypes)) {
+        for (OperatorQueries.PendingOfType t : stats.cdc() ? List.<OperatorQueries.PendingOfType>of()
+                : queries().pendingByEventType(maxTypes)) {
             types.add(new PendingType(t.eventType(), t.pending(), age(t.oldestCreatedAt())));
         }
         return new Backlog(stats.pending(), stats.dead(), stats.oldestPendingAge(), types, stats.scheduled(),

@@ -46,6 +46,11 @@ public final class OperatorQueries {
     public record Outcome(int attempts, Instant deadAt, String lastError) {
     }
 
+    /** Cdc mode: the connector's replication slot {@code slotName} (docs/cdc.md, "What to watch"). */
+    public CdcStatements.Slot cdcSlot(String slotName) throws SQLException {
+        return CdcStatements.slot(dataSource, slotName);
+    }
+
     /** Pending rows per event type, the largest first, at most {@code maxTypes} types. */
     public List<PendingOfType> pendingByEventType(int maxTypes) throws SQLException {
         List<PendingOfType> out = new ArrayList<>();

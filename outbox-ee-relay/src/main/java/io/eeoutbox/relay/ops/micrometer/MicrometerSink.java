@@ -58,6 +58,12 @@ public final class MicrometerSink implements MetricsSink {
         gauge(MetricNames.SCHEDULED, s -> s.databaseGauges().scheduled());
         gauge(MetricNames.OLDEST_PENDING_AGE_SECONDS, s -> s.databaseGauges().oldestPendingAgeSeconds());
         gauge(MetricNames.BATCH_DURATION_P95_SECONDS, GaugeSource::batchDurationP95Seconds);
+        // cdc mode's slot (docs/cdc.md); NaN in relay mode
+        gauge(MetricNames.CDC_SLOT_PRESENT, s -> s.databaseGauges().cdcSlotPresent());
+        gauge(MetricNames.CDC_SLOT_ACTIVE, s -> s.databaseGauges().cdcSlotActive());
+        gauge(MetricNames.CDC_SLOT_LAG_BYTES, s -> s.databaseGauges().cdcSlotLagBytes());
+        gauge(MetricNames.CDC_SLOT_RETAINED_WAL_BYTES, s -> s.databaseGauges().cdcSlotRetainedWalBytes());
+        gauge(MetricNames.CDC_SLOT_WAL_STATUS, s -> s.databaseGauges().cdcSlotWalStatus());
     }
 
     /** Registers the meters in {@code registry}; {@code source} is read at each scrape (no query). */

@@ -59,6 +59,17 @@ public final class MpMetricsSink implements MetricsSink {
                 () -> source.databaseGauges().scheduled());
         gauge(AGE, MetricNames.AGE_HELP, MetricUnits.SECONDS, () -> source.databaseGauges().oldestPendingAgeSeconds());
         gauge(P95, MetricNames.BATCH_P95_HELP, MetricUnits.SECONDS, source::batchDurationP95Seconds);
+        // cdc mode's slot (docs/cdc.md); NaN in relay mode
+        gauge(MetricNames.CDC_SLOT_PRESENT, MetricNames.CDC_SLOT_PRESENT_HELP, MetricUnits.NONE,
+                () -> source.databaseGauges().cdcSlotPresent());
+        gauge(MetricNames.CDC_SLOT_ACTIVE, MetricNames.CDC_SLOT_ACTIVE_HELP, MetricUnits.NONE,
+                () -> source.databaseGauges().cdcSlotActive());
+        gauge(MetricNames.CDC_SLOT_LAG_BYTES, MetricNames.CDC_SLOT_LAG_HELP, MetricUnits.NONE,
+                () -> source.databaseGauges().cdcSlotLagBytes());
+        gauge(MetricNames.CDC_SLOT_RETAINED_WAL_BYTES, MetricNames.CDC_SLOT_RETAINED_HELP, MetricUnits.NONE,
+                () -> source.databaseGauges().cdcSlotRetainedWalBytes());
+        gauge(MetricNames.CDC_SLOT_WAL_STATUS, MetricNames.CDC_SLOT_WAL_STATUS_HELP, MetricUnits.NONE,
+                () -> source.databaseGauges().cdcSlotWalStatus());
     }
 
     /** Registers the metrics in {@code registry}; {@code source} is read at each scrape (no query). */

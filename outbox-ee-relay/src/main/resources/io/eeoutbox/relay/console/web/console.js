@@ -82,7 +82,15 @@
       cell(row, r.heldDestinations.join('\n'), 'held').id = i === 0 ? 'relay-held' : '';
       tbody.appendChild(row);
     }
-    $('pending-total').textContent = '(' + o.backlog.pending + ', oldest ' + o.backlog.oldestPendingAgeSeconds + ' s)';
+    var slot = o.backlog.cdcSlot;
+    $('pending-total').textContent = o.backlog.mode === 'cdc'
+        ? '(does not apply in cdc mode: a CDC connector publishes; ' + o.backlog.kept + ' rows kept for the retention)'
+        : '(' + o.backlog.pending + ', oldest ' + o.backlog.oldestPendingAgeSeconds + ' s)';
+    $('cdc-slot').hidden = !slot;
+    $('cdc-slot').textContent = !slot ? '' : slot.present !== 'true' ? slot.note
+        : 'CDC slot ' + slot.slot + ': ' + (slot.active === 'true' ? 'connector connected' : 'NO CONNECTOR CONNECTED')
+          + ', lag ' + slot.lagBytes + ' bytes, WAL held back ' + slot.retainedWalBytes + ' bytes, wal_status '
+          + slot.walStatus;
     $('scheduled-total').textContent = 'Scheduled (delayed, not yet due): ' + o.backlog.scheduled
         + (o.backlog.nextScheduledDueAt ? ', next due ' + o.backlog.nextScheduledDueAt : '');
     $('dead-total').textContent = '(' + o.backlog.dead + ' in all)';
