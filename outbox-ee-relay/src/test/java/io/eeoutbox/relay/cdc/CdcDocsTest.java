@@ -2,6 +2,10 @@ package io.eeoutbox.relay.cdc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.eeoutbox.relay.ops.MetricNames;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,5 +36,16 @@ class CdcDocsTest {
                 .containsEntry("transforms.outbox.type", "io.debezium.transforms.outbox.EventRouter");
         assertThat(CdcFiles.setupStatements()).anyMatch(s -> s.startsWith("CREATE PUBLICATION ee_outbox_cdc FOR TABLE"
                 + " outbox_events WITH (publish = 'insert')"));
+    }
+
+    /** The cdc-mode metrics docs/cdc.md names (its tables and its alert rules) are the ones the relay exports. */
+    @Test
+    void theGuideNamesTheCdcModeMetricsTheRelayExports() {
+        var named = new TreeSet<String>();
+        Pattern.compile("outbox_cdc_slot_[a-z_]+").matcher(CdcFiles.read(CdcFiles.GUIDE)).results()
+                .forEach(m -> named.add(m.group()));
+        assertThat(named).as("outbox_cdc_slot_* names in docs/cdc.md").containsExactlyInAnyOrderElementsOf(List.of(
+                MetricNames.CDC_SLOT_PRESENT, MetricNames.CDC_SLOT_ACTIVE, MetricNames.CDC_SLOT_LAG_BYTES,
+                MetricNames.CDC_SLOT_RETAINED_WAL_BYTES, MetricNames.CDC_SLOT_WAL_STATUS));
     }
 }
