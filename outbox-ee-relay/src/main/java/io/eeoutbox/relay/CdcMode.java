@@ -5,7 +5,8 @@ import io.eeoutbox.spi.Publisher;
 
 /**
  * What is particular to {@code outbox.relay.mode=cdc} (docs/cdc.md, "Cleaning the table: cdc mode"): a CDC connector
- * publishes, so the relay claims nothing ({@code OutboxRelay}'s drains only promote due delayed events), does not
+ * publishes, so the relay claims nothing ({@code OutboxRelay}'s drains only promote due delayed events, whether or not
+ * ordered mode's index exists), does not
  * LISTEN ({@code RelayConfig.notifyEnabled()}), deletes rows after {@code outbox.relay.cdc.retention}
  * ({@code OutboxCleaner.cdcRetention}) and needs no publisher: {@link #NO_PUBLISHER} stands in.
  */

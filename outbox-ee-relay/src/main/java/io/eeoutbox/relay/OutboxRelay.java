@@ -94,7 +94,7 @@ public final class OutboxRelay {
                 .config(config).clock(clock).counters(counters).mayClaim(() -> !stopping && !held() && !config.cdc())
                 .stopping(() -> stopping).nanoTime(nanoTime).completionExecutor(b.pipelined ? executor : null)
                 .fused(true).onSession(s -> promotion.beforeDrain(s, currentPollInterval())).build();
-        this.orderedIndex = new OrderedIndexGuard(store, config.name(), config.ordered(), counters, clock);
+        this.orderedIndex = new OrderedIndexGuard(store, config.name(), config.ordered() && !config.cdc(), counters, clock);
         this.exhausted = new DeadLetterStrandedRows(store, clock, config.name(), config.maxAttempts());
         this.cleaner = b.cleaner(store, clock, () -> !stopping);
         this.housekeeping = new Housekeeping(executor, config.cleanupInterval(), () -> stopping);

@@ -8,6 +8,7 @@ import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import io.eeoutbox.relay.CdcMode;
 import io.eeoutbox.relay.OutboxRelay;
 import io.eeoutbox.relay.RelayIt;
+import io.eeoutbox.relay.config.RelayMode;
 import io.eeoutbox.relay.config.RelaySettings;
 import io.eeoutbox.relay.ops.GaugeRefresher;
 import io.eeoutbox.relay.ops.JmxAdapter;
@@ -41,7 +42,8 @@ import org.postgresql.replication.PGReplicationStream;
  * Cdc mode (docs/cdc.md, "Cleaning the table: cdc mode"; decision 0023): a relay with {@code outbox.relay.mode=cdc} and
  * no publisher, against PostgreSQL with {@code wal_level=logical} and the slot and publication of
  * docs/cdc/ee-outbox-cdc-setup.sql. It deletes rows older than the retention and keeps the younger ones, never marks a
- * row processed or dead, promotes a delayed event when it falls due, and its gauges show the slot's lag: growing while
+ * row processed or dead, promotes a delayed event when it falls due (with {@code ordered=true} left on and no ordered
+ * index, which cdc mode ignores), and its gauges show the slot's lag: growing while
  * nothing reads the slot, falling back once a reader confirms. The reader stands in for the connector: a logical
  * replication stream over the slot with pgoutput and the publication, as Debezium opens it, logged in as the setup's
  * {@code outbox_cdc} role (CdcRecordsIT runs Debezium itself on the same files; starting it and a broker here would
@@ -57,6 +59,8 @@ class CdcModeIT {
         try (LogicalPostgres pg = LogicalPostgres.start("cdc_mode_it")) {
             TestDatabase.Db db = pg.server().createDatabase("cdc_mode_it", false);
             CdcFiles.setupStatements().forEach(db::execute);
+            // an outbox left by an ordered relay without its index (sql/options): cdc mode claims nothing, so needs none
+            db.execute("DROP INDEX idx_outbox_aggregate_pending");
             long ready = System.nanoTime();
             try {
                 run(db);
@@ -84,7 +88,7 @@ class CdcModeIT {
 
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
         OutboxRelay relay = OutboxRelay.builder()
-                .config(RelayIt.config("cdc-mode").set(RelaySettings.MODE, io.eeoutbox.relay.config.RelayMode.CDC)
+                .config(RelayIt.config("cdc-mode").set(RelaySettings.MODE, RelayMode.CDC).set(RelaySettings.ORDERED, true)
                         .set(RelaySettings.CLEANUP_INTERVAL, Duration.ofMillis(200)).build()) // cdc.retention: PT1H
                 .dataSource(db.dataSource()).executor(executor) // no publisher: cdc mode needs none
                 .fleet(new FleetStore.Identity("it-server", "it-app", "cdc-mode", UUID.randomUUID()))
