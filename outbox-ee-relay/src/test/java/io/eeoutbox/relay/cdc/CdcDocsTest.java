@@ -38,6 +38,16 @@ class CdcDocsTest {
                 + " outbox_events WITH (publish = 'insert')"));
     }
 
+    /** The switch-over's statements in docs/cdc.md are those CdcSwitchOverIT runs, with the guide's example values. */
+    @Test
+    void theGuideShowsTheSwitchOverStatementsTheTestRuns() {
+        String guide = CdcFiles.read(CdcFiles.GUIDE);
+        assertThat(guide).contains("`" + CdcSwitchOverIT.HIGHEST_SEQ + "`",
+                "`" + CdcSwitchOverIT.LEFT_BEFORE_SLOT.formatted("12345") + "`",
+                "`" + CdcSwitchOverIT.WAL_POSITION + "`",
+                "`" + CdcSwitchOverIT.CONFIRMED.formatted("0/1A2B3C4D") + "`");
+    }
+
     /** The cdc-mode metrics docs/cdc.md names (its tables and its alert rules) are the ones the relay exports. */
     @Test
     void theGuideNamesTheCdcModeMetricsTheRelayExports() {

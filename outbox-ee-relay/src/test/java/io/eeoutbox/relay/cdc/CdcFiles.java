@@ -1,5 +1,7 @@
 package io.eeoutbox.relay.cdc;
 
+import io.eeoutbox.relay.RelayIt;
+import io.eeoutbox.testing.TestDatabase;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -9,6 +11,7 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,6 +47,32 @@ final class CdcFiles {
             Map<String, String> config = new LinkedHashMap<>();
             root.getJsonObject("config").forEach((k, v) -> config.put(k, ((JsonString) v).getString()));
             return new Connector(root.getString("name"), config);
+        }
+    }
+
+    /** The connector file's configuration with the connection of the test database {@code db} in the example's place. */
+    static Map<String, String> configFor(Connector file, TestDatabase.Db db) {
+        Map<String, String> config = new LinkedHashMap<>(file.config());
+        var url = java.net.URI.create(db.url().substring("jdbc:".length()));
+        config.put("database.hostname", url.getHost());
+        config.put("database.port", Integer.toString(url.getPort()));
+        config.put("database.dbname", db.name());
+        config.put("database.password", "change-me"); // the setup file's; the embedded server trusts local logins
+        return config;
+    }
+
+    /** No WAL kept after a test: the connector's slot goes (it is inactive once the engine stopped), then its role. */
+    static void dropSlotAndRole(TestDatabase.Db db) throws InterruptedException {
+        RelayIt.await(Duration.ofSeconds(30), "the slot ee_outbox_cdc is no longer in use", () -> db.queryLong(
+                "SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'ee_outbox_cdc' AND active") == 0);
+        if (db.queryLong("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'ee_outbox_cdc'") == 1) {
+            db.execute("SELECT pg_drop_replication_slot('ee_outbox_cdc');"); // as docs/cdc.md gives it
+        }
+        db.execute("DROP PUBLICATION IF EXISTS ee_outbox_cdc");
+        db.execute("DROP OWNED BY outbox_cdc");
+        db.execute("DROP ROLE outbox_cdc");
+        if (db.queryLong("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'ee_outbox_cdc'") != 0) {
+            throw new AssertionError("the slot ee_outbox_cdc is still there: it would keep WAL");
         }
     }
 

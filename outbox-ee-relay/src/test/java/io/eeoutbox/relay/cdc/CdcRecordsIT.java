@@ -86,7 +86,7 @@ class CdcRecordsIT {
                         relayed.get(id), captured.get(id))));
                 assertThat(differences).as("differences between the relay's and the connector's records").isEmpty();
             } finally {
-                dropSlotAndRole(db);
+                CdcFiles.dropSlotAndRole(db);
             }
         } finally {
             GlobalOpenTelemetry.resetForTest();
@@ -171,12 +171,7 @@ class CdcRecordsIT {
     private static Map<UUID, ConsumerRecord<String, byte[]>> capture(TestDatabase.Db db, EmbeddedKafka kafka, Path offsets,
             Map<UUID, ConsumerRecord<String, byte[]>> relayed) throws Exception {
         CdcFiles.Connector file = CdcFiles.connector();
-        Map<String, String> config = new LinkedHashMap<>(file.config());
-        var url = java.net.URI.create(db.url().substring("jdbc:".length()));
-        config.put("database.hostname", url.getHost());
-        config.put("database.port", Integer.toString(url.getPort()));
-        config.put("database.dbname", db.name());
-        config.put("database.password", "change-me"); // the setup file's; the embedded server trusts local logins
+        Map<String, String> config = CdcFiles.configFor(file, db);
         Set<String> relayPositions = new HashSet<>();
         relayed.values().forEach(r -> relayPositions.add(position(r)));
         try (EmbeddedConnector connector = new EmbeddedConnector(file.name(), config, offsets, kafka.bootstrapServers())) {
@@ -223,18 +218,5 @@ class CdcRecordsIT {
 
     private static String position(ConsumerRecord<?, ?> r) {
         return r.topic() + "/" + r.partition() + "@" + r.offset();
-    }
-
-    /** No WAL kept after the test: the connector's slot goes (it is inactive once the engine stopped), then its role. */
-    private static void dropSlotAndRole(TestDatabase.Db db) throws InterruptedException {
-        RelayIt.await(Duration.ofSeconds(30), "the slot ee_outbox_cdc is no longer in use", () -> db.queryLong(
-                "SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'ee_outbox_cdc' AND active") == 0);
-        if (db.queryLong("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'ee_outbox_cdc'") == 1) {
-            db.execute("SELECT pg_drop_replication_slot('ee_outbox_cdc');"); // as docs/cdc.md gives it
-        }
-        db.execute("DROP PUBLICATION IF EXISTS ee_outbox_cdc");
-        db.execute("DROP OWNED BY outbox_cdc");
-        db.execute("DROP ROLE outbox_cdc");
-        assertThat(db.queryLong("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'ee_outbox_cdc'")).isZero();
     }
 }

@@ -80,10 +80,16 @@ final class EmbeddedConnector implements AutoCloseable {
                              DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
             throws InterruptedException {
         try {
+            // The batch's records are sent together and each is marked processed once Kafka acknowledged it, in order,
+            // as a Connect worker commits only offsets whose records were written.
+            List<java.util.concurrent.Future<?>> acks = new java.util.ArrayList<>(batch.size());
             for (RecordChangeEvent<SourceRecord> event : batch) {
-                producer.send(toKafka(event.record())).get(30, TimeUnit.SECONDS);
+                acks.add(producer.send(toKafka(event.record())));
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                acks.get(i).get(30, TimeUnit.SECONDS);
                 sent.incrementAndGet();
-                committer.markProcessed(event);
+                committer.markProcessed(batch.get(i));
             }
             committer.markBatchFinished();
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
@@ -112,6 +118,19 @@ final class EmbeddedConnector implements AutoCloseable {
     /** Why the engine stopped or a record could not be written, or null. */
     Throwable failure() {
         return failure.get();
+    }
+
+    /**
+     * Stops the engine as a crash would: its thread is interrupted and the producer closed at once, so records already
+     * sent whose offsets were not yet committed are read again by the next engine on the same offsets file. Returns
+     * once the engine's thread ended.
+     */
+    void kill() throws InterruptedException {
+        runner.shutdownNow();
+        producer.close(java.time.Duration.ZERO);
+        if (!runner.awaitTermination(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the Debezium engine's thread did not end within 30 s of its interruption");
+        }
     }
 
     @Override
