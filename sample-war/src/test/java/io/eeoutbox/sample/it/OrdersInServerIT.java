@@ -98,7 +98,8 @@ class OrdersInServerIT {
         assertTrue(relay.config().ordered(), relay.config().toString());
         assertTrue(relay.config().notifyEnabled(), relay.config().toString());
         Await.until(PATIENCE, relay::isListening, listening -> listening, "the relay's LISTEN connection");
-        assertEquals(1, count("SELECT count(*) FROM pg_trigger WHERE tgname = 'outbox_insert_notify' AND tgenabled = 'O'"),
+        assertEquals(1, count("SELECT count(*) FROM pg_trigger WHERE tgrelid = 'outbox_events'::regclass"
+                + " AND tgname = 'outbox_insert_notify' AND tgenabled = 'O'"),
                 "the NOTIFY trigger is installed and enabled");
     }
 
