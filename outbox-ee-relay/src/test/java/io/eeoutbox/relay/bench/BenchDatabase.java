@@ -28,7 +28,12 @@ final class BenchDatabase implements AutoCloseable {
     private volatile boolean checkpoints;
 
     BenchDatabase() {
-        server = TestDatabase.get();
+        this(TestDatabase.get());
+    }
+
+    /** The same on another server (section 8: a PostgreSQL with {@code wal_level=logical}). */
+    BenchDatabase(TestDatabase server) {
+        this.server = server;
         db = server.createDatabase("bench", true);
         db.execute(TestOrder.DDL);
         notifyTrigger(false);

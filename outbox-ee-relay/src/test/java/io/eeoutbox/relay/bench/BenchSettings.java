@@ -32,12 +32,12 @@ record BenchSettings(String size, int runs, int backlog, long writeWarmupMs, lon
 
     static BenchSettings smoke(Path out) {
         return new BenchSettings("smoke", 1, 5_000, 200, 600, 1_500, 2_000, 1, 800, 2_000, 1_500, 8,
-                Set.of(1, 2, 3, 4, 5, 6, 7), out, false);
+                Set.of(1, 2, 3, 4, 5, 6, 7, 8), out, false);
     }
 
     static BenchSettings full(Path out) {
         return new BenchSettings("full", 3, 200_000, 2_000, 10_000, 20_000, 30_000, 3, 20_000, 60_000, 30_000, 8,
-                Set.of(1, 2, 3, 4, 5, 6, 7), out, false);
+                Set.of(1, 2, 3, 4, 5, 6, 7, 8), out, false);
     }
 
     static BenchSettings fromSystemProperties() {

@@ -13,7 +13,8 @@ import jdk.jfr.Recording;
 /**
  * ee-outbox's benchmark (issue 7): write overhead, drain rate against the reference article's
  * algorithm, commit-to-publish latency, idle cost and steady state, on a real PostgreSQL and a
- * persistent Artemis broker. Prints a table and writes {@code results.md} and {@code results.csv}
+ * persistent Artemis broker; then the drain into Kafka, ordered mode, and Debezium's CDC path against
+ * the relay (section 8). Prints a table and writes {@code results.md} and {@code results.csv}
  * (default under {@code target/benchmark/}). Every run checks that every event was published at
  * least once and none was lost; the exit status is 1 when a check failed (a missed speed target
  * is reported, not fatal).
@@ -55,7 +56,7 @@ public final class Benchmark {
             results.environment("database: " + db.describe());
             db.checkpoints(settings.size().equals("full"));
             try (BenchContext ctx = new BenchContext(settings, results, db)) {
-                for (int section = 1; section <= 7; section++) {
+                for (int section = 1; section <= Results.SECTIONS.size(); section++) {
                     if (!settings.sections().contains(section)) {
                         continue;
                     }
@@ -72,6 +73,7 @@ public final class Benchmark {
                                 case 5 -> SteadyStateSection.run(ctx);
                                 case 6 -> KafkaDrainSection.run(ctx);
                                 case 7 -> OrderedDrainSection.run(ctx);
+                                case 8 -> CdcSection.run(ctx);
                                 default -> throw new IllegalStateException("no section " + section);
                             }
                         } catch (Exception | AssertionError e) {

@@ -233,6 +233,11 @@ final class KafkaDrainSection {
 
     /** Reads the topic back whole and checks every event is in it. */
     private void verify(String run, List<UUID> ids, String topic) {
+        ctx.check(run, ids, delivered(kafka, topic));
+    }
+
+    /** Reads a topic back whole: how many records each event id (the outbox header) has in it. */
+    static Map<UUID, Integer> delivered(EmbeddedKafka kafka, String topic) {
         long expected = kafka.count(topic);
         List<ConsumerRecord<String, byte[]>> read = kafka.readAll(topic, Duration.ofMinutes(5), r -> r.size() >= expected);
         Map<UUID, Integer> delivered = new HashMap<>();
@@ -242,6 +247,6 @@ final class KafkaDrainSection {
                 delivered.merge(UUID.fromString(new String(h.value(), StandardCharsets.UTF_8)), 1, Integer::sum);
             }
         }
-        ctx.check(run, ids, delivered);
+        return delivered;
     }
 }

@@ -79,7 +79,8 @@ final class Results {
             4, "Idle cost and the price of the NOTIFY trigger",
             5, "Steady state: producers at full speed with the relay running",
             6, "Drain rate of a backlog into Kafka (acks=all)",
-            7, "Ordered mode: drain rate by backlog layout, beside unordered mode");
+            7, "Ordered mode: drain rate by backlog layout, beside unordered mode",
+            8, "CDC into Kafka: Debezium's connector against the relay, and logical decoding's cost to the producers");
 
     private final List<String> environment = new ArrayList<>();
     private final List<Figure> figures = new ArrayList<>();

@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The CDC path's files under docs/cdc/, which docs/cdc.md shows verbatim and the tests run. */
-final class CdcFiles {
+public final class CdcFiles {
 
     static final Path DOCS = Path.of("..", "docs");
     static final Path GUIDE = DOCS.resolve("cdc.md");
@@ -38,10 +38,10 @@ final class CdcFiles {
     }
 
     /** The connector's name and its "config" object, as Kafka Connect's REST API takes them. */
-    record Connector(String name, Map<String, String> config) {
+    public record Connector(String name, Map<String, String> config) {
     }
 
-    static Connector connector() {
+    public static Connector connector() {
         try (JsonReader reader = Json.createReader(new StringReader(read(CONNECTOR)))) {
             JsonObject root = reader.readObject();
             Map<String, String> config = new LinkedHashMap<>();
@@ -51,7 +51,7 @@ final class CdcFiles {
     }
 
     /** The connector file's configuration with the connection of the test database {@code db} in the example's place. */
-    static Map<String, String> configFor(Connector file, TestDatabase.Db db) {
+    public static Map<String, String> configFor(Connector file, TestDatabase.Db db) {
         Map<String, String> config = new LinkedHashMap<>(file.config());
         var url = java.net.URI.create(db.url().substring("jdbc:".length()));
         config.put("database.hostname", url.getHost());
@@ -62,7 +62,7 @@ final class CdcFiles {
     }
 
     /** No WAL kept after a test: the connector's slot goes (it is inactive once the engine stopped), then its role. */
-    static void dropSlotAndRole(TestDatabase.Db db) throws InterruptedException {
+    public static void dropSlotAndRole(TestDatabase.Db db) throws InterruptedException {
         RelayIt.await(Duration.ofSeconds(30), "the slot ee_outbox_cdc is no longer in use", () -> db.queryLong(
                 "SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'ee_outbox_cdc' AND active") == 0);
         if (db.queryLong("SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'ee_outbox_cdc'") == 1) {
@@ -77,7 +77,7 @@ final class CdcFiles {
     }
 
     /** The setup file's statements, one each: every statement ends a line with ';', comments are whole lines. */
-    static List<String> setupStatements() {
+    public static List<String> setupStatements() {
         List<String> statements = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         for (String line : read(SETUP).split("\n")) {

@@ -29,7 +29,10 @@ import org.apache.kafka.connect.storage.HeaderConverter;
  * configuration's key, value and header converters and sent with its topic, partition and timestamp (what Kafka
  * Connect's source task does with a SourceRecord; Kafka Connect's documentation, "Converters").
  */
-final class EmbeddedConnector implements AutoCloseable {
+public final class EmbeddedConnector implements AutoCloseable {
+
+    /** The prefix of the heartbeat topic's name (Debezium's {@code topic.heartbeat.prefix}, by default). */
+    public static final String HEARTBEATS = "__debezium-heartbeat";
 
     private final DebeziumEngine<RecordChangeEvent<SourceRecord>> engine;
     private final ExecutorService runner = Executors.newSingleThreadExecutor(r -> new Thread(r, "cdc-embedded-engine"));
@@ -38,6 +41,10 @@ final class EmbeddedConnector implements AutoCloseable {
     private final Converter values;
     private final HeaderConverter headers;
     private final AtomicInteger sent = new AtomicInteger();
+    /** Records written to Kafka other than heartbeats (whose topic is {@value #HEARTBEATS}, a dot and {@code topic.prefix}). */
+    private final AtomicInteger records = new AtomicInteger();
+    private volatile long firstBatchNanos;
+    private volatile long lastAckNanos;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     /**
@@ -45,7 +52,7 @@ final class EmbeddedConnector implements AutoCloseable {
      * @param offsets   a file for the engine's offsets (a Kafka Connect worker keeps them in a topic)
      * @param bootstrap the Kafka cluster to write to
      */
-    EmbeddedConnector(String name, Map<String, String> config, Path offsets, String bootstrap) {
+    public EmbeddedConnector(String name, Map<String, String> config, Path offsets, String bootstrap) {
         keys = converter(config, "key.converter", true);
         values = converter(config, "value.converter", false);
         headers = instance(config.get("header.converter"), HeaderConverter.class);
@@ -72,13 +79,16 @@ final class EmbeddedConnector implements AutoCloseable {
                 .build();
     }
 
-    void start() {
+    public void start() {
         runner.execute(engine);
     }
 
     private void handleBatch(List<RecordChangeEvent<SourceRecord>> batch,
                              DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
             throws InterruptedException {
+        if (firstBatchNanos == 0) {
+            firstBatchNanos = System.nanoTime();
+        }
         try {
             // The batch's records are sent together and each is marked processed once Kafka acknowledged it, in order,
             // as a Connect worker commits only offsets whose records were written.
@@ -89,6 +99,10 @@ final class EmbeddedConnector implements AutoCloseable {
             for (int i = 0; i < batch.size(); i++) {
                 acks.get(i).get(30, TimeUnit.SECONDS);
                 sent.incrementAndGet();
+                if (!batch.get(i).record().topic().startsWith(HEARTBEATS)) {
+                    records.incrementAndGet();
+                    lastAckNanos = System.nanoTime();
+                }
                 committer.markProcessed(batch.get(i));
             }
             committer.markBatchFinished();
@@ -115,8 +129,23 @@ final class EmbeddedConnector implements AutoCloseable {
         return sent.get();
     }
 
+    /** Outbox records written to Kafka so far (heartbeats left out). */
+    public int records() {
+        return records.get();
+    }
+
+    /** {@link System#nanoTime()} when the engine handed over its first batch, or 0 before. */
+    public long firstBatchNanos() {
+        return firstBatchNanos;
+    }
+
+    /** {@link System#nanoTime()} when Kafka acknowledged the last outbox record so far, or 0 before. */
+    public long lastAckNanos() {
+        return lastAckNanos;
+    }
+
     /** Why the engine stopped or a record could not be written, or null. */
-    Throwable failure() {
+    public Throwable failure() {
         return failure.get();
     }
 

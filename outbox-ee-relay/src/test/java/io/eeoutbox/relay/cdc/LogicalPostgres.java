@@ -7,9 +7,9 @@ import java.io.IOException;
 /**
  * A PostgreSQL with {@code wal_level=logical} for the CDC tests: the tests' server ({@link TestDatabase#get()})
  * when it has it and its user may replicate, else an embedded PostgreSQL (zonky) of this test's own, started with
- * the settings docs/cdc.md lists.
+ * the settings docs/cdc.md lists. The benchmark's section 8 runs on it too.
  */
-final class LogicalPostgres implements AutoCloseable {
+public final class LogicalPostgres implements AutoCloseable {
 
     private final TestDatabase server;
     private final EmbeddedPostgres own;
@@ -19,7 +19,7 @@ final class LogicalPostgres implements AutoCloseable {
         this.own = own;
     }
 
-    static LogicalPostgres start(String prefix) {
+    public static LogicalPostgres start(String prefix) {
         TestDatabase shared = TestDatabase.get();
         TestDatabase.Db probe = shared.createEmptyDatabase(prefix + "_probe");
         boolean logical = probe.queryLong("SELECT count(*) FROM pg_settings WHERE name = 'wal_level' AND setting = 'logical'") == 1
@@ -40,7 +40,7 @@ final class LogicalPostgres implements AutoCloseable {
         }
     }
 
-    TestDatabase server() {
+    public TestDatabase server() {
         return server;
     }
 
