@@ -61,8 +61,7 @@ final class CdcSection {
                     + "; Kafka: " + kafka.source() + ", one node, " + KafkaDrainSection.PARTITIONS + " partitions per topic.");
             // Debezium's heartbeats (docs/cdc/ee-outbox-connector.json: heartbeat.interval.ms) need their topic: the
             // broker creates none by itself.
-            kafka.createTopic(EmbeddedConnector.HEARTBEATS + "." + CdcFiles.connector().config().get("topic.prefix"), 1,
-                    Map.of());
+            kafka.createTopic(CdcFiles.heartbeatTopic(), 1, Map.of());
             CdcSection section = new CdcSection(ctx, db, kafka);
             long t0 = System.nanoTime();
             section.drains();

@@ -50,6 +50,14 @@ public final class CdcFiles {
         }
     }
 
+    /**
+     * The topic of the connector's heartbeats ({@code heartbeat.interval.ms}): Debezium's prefix, a dot and the file's
+     * {@code topic.prefix}. The tests' broker creates no topic by itself, as docs/cdc.md tells users of such brokers.
+     */
+    public static String heartbeatTopic() {
+        return EmbeddedConnector.HEARTBEATS + "." + connector().config().get("topic.prefix");
+    }
+
     /** The connector file's configuration with the connection of the test database {@code db} in the example's place. */
     public static Map<String, String> configFor(Connector file, TestDatabase.Db db) {
         Map<String, String> config = new LinkedHashMap<>(file.config());

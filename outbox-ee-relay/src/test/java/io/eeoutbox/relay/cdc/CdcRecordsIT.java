@@ -71,6 +71,7 @@ class CdcRecordsIT {
             CdcFiles.setupStatements().forEach(db::execute);
             try {
                 TOPICS.forEach(t -> kafka.createTopic(t, 3, Map.of()));
+                kafka.createTopic(CdcFiles.heartbeatTopic(), 1, Map.of()); // heartbeats every 10 s: a slow run sends one
                 Map<UUID, Event> written = write(db);
 
                 long servers = System.nanoTime();

@@ -81,6 +81,7 @@ class CdcSwitchOverIT {
              EmbeddedKafka kafka = EmbeddedKafka.start()) {
             TestDatabase.Db db = pg.server().createDatabase("cdc_switch_it", false);
             kafka.createTopic(TOPIC, 3, Map.of());
+            kafka.createTopic(CdcFiles.heartbeatTopic(), 1, Map.of()); // the connector runs longer than its heartbeat interval
             Relays relays = new Relays(db, kafka);
             try {
                 load.submit(() -> produce(db, 0));
