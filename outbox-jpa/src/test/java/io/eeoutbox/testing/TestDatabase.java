@@ -129,6 +129,14 @@ public final class TestDatabase {
         return new Db(replaceDatabase(serverUrl, name), user, password, name);
     }
 
+    /**
+     * A database that exists already, made by the caller (sample-war's {@code SetupDatabase}), for the helpers that
+     * take a {@link Db} (the CDC tests' {@code CdcFiles}). Nothing is applied to it.
+     */
+    public static Db existing(String url, String user, String password, String name) {
+        return new Db(url, user, password, name);
+    }
+
     static String replaceDatabase(String url, String database) {
         // jdbc:postgresql://host:port/db?params
         int slash = url.indexOf('/', "jdbc:postgresql://".length());

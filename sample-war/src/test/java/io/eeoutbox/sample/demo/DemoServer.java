@@ -60,6 +60,7 @@ public abstract class DemoServer implements AutoCloseable {
     private boolean addsApplicationElement = true;
     private List<String> command;
     private Map<String, String> environment;
+    private final Map<String, String> extraEnvironment = new LinkedHashMap<>();
     private Process process;
     /** Every process seen in the server's tree, with its start time (a reused pid is never taken for it). */
     private final Map<Long, Optional<Instant>> seen = new ConcurrentHashMap<>();
@@ -137,6 +138,18 @@ public abstract class DemoServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * An environment variable for the server's next launch ({@link #start} or {@link #restart()}), such as a relay
+     * setting under its MicroProfile Config name ({@code OUTBOX_RELAY_MODE} for {@code outbox.relay.mode}).
+     */
+    public synchronized DemoServer environment(String name, String value) {
+        extraEnvironment.put(name, value);
+        if (environment != null) {
+            environment.put(name, value);
+        }
+        return this;
+    }
+
     protected Map<String, String> systemProperties() {
         return Collections.unmodifiableMap(systemProperties);
     }
@@ -183,6 +196,7 @@ public abstract class DemoServer implements AutoCloseable {
         env.put("OUTBOX_DB_USER", dbUser);
         env.put("OUTBOX_DB_PASSWORD", dbPassword);
         env.putAll(environment());
+        env.putAll(extraEnvironment);
         environment = env;
         launch();
     }

@@ -41,12 +41,30 @@ final class KafkaItDatabase implements AutoCloseable {
 
     /** The ids of the orders' events that the relay has marked published. */
     Set<String> publishedEventIds(Collection<String> orderIds) throws SQLException {
+        return eventIds(orderIds, " AND processed_at IS NOT NULL");
+    }
+
+    /** The ids of all the orders' events in the outbox, published or not. */
+    Set<String> eventIds(Collection<String> orderIds) throws SQLException {
+        return eventIds(orderIds, "");
+    }
+
+    private Set<String> eventIds(Collection<String> orderIds, String andCondition) throws SQLException {
         try (Connection c = connect();
              PreparedStatement s = c.prepareStatement("SELECT id FROM outbox_events WHERE aggregate_type = 'order'"
-                     + " AND aggregate_id = ANY (?) AND processed_at IS NOT NULL")) {
+                     + " AND aggregate_id = ANY (?)" + andCondition)) {
             s.setArray(1, c.createArrayOf("varchar", orderIds.toArray()));
             return strings(s);
         }
+    }
+
+    /** This database for the CDC tests' helpers (outbox-ee-relay's {@code CdcFiles}). */
+    io.eeoutbox.testing.TestDatabase.Db asTestDb() {
+        String url = db.url();
+        int slash = url.indexOf('/', "jdbc:postgresql://".length());
+        int query = url.indexOf('?', slash);
+        return io.eeoutbox.testing.TestDatabase.existing(url, db.user(), db.password(),
+                url.substring(slash + 1, query < 0 ? url.length() : query));
     }
 
     /** The orders' events in the consumer's projection. */

