@@ -123,6 +123,18 @@ SELECT (s.slot_name IS NOT NULL)::boolean AS present,
 FROM (SELECT 1) AS one
 LEFT JOIN pg_replication_slots s ON s.slot_name = @slot_name::varchar;
 
+-- name: OutboxCdcStats :one
+-- CDC mode's OutboxStats (docs/cdc.md, "What replaces pending"), which reads none of the rows kept for the retention
+-- (every row written in it is unprocessed there): the dead letters counted by V16's index idx_outbox_dead_letters,
+-- and the rows kept as PostgreSQL's estimate (the table's live rows in pg_stat_user_tables, less the dead letters;
+-- rows processed before a switch to cdc mode count too until their retention ends).
+SELECT d.dead::bigint AS dead,
+       greatest(pg_stat_get_live_tuples('outbox_events'::regclass) - d.dead, 0)::bigint AS kept_estimate
+FROM (SELECT count(*) AS dead
+      FROM outbox_events
+      WHERE dead_at IS NOT NULL
+        AND processed_at IS NULL) AS d;
+
 -- name: OutboxScheduledStats :one
 -- The delayed events' gauges (V14): how many are scheduled (not yet due, so not pending) and the earliest due time.
 SELECT count(*)::bigint AS scheduled, min(not_before)::timestamptz AS next_due_at

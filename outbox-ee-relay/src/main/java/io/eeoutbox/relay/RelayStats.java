@@ -12,8 +12,9 @@ import java.time.Instant;
  * @param oldestPendingAge how long the oldest pending row has waited, or {@link Duration#ZERO} when none
  * @param scheduled        delayed events not yet due (schema V14): not pending
  * @param nextScheduledDueAt when the earliest of them falls due (the database's clock), or null when none
- * @param cdcSlot          in cdc mode the connector's replication slot, whose lag replaces pending (pending and
- *                         oldestPendingAge then count the rows kept for the retention: nothing waits on the relay);
+ * @param cdcSlot          in cdc mode the connector's replication slot, whose lag replaces pending (nothing waits on
+ *                         the relay: pending then holds the rows kept for the retention as the store's
+ *                         {@code cdcStats()} gives them, PostgreSQL's estimate, and oldestPendingAge is zero);
  *                         null in relay mode
  */
 public record RelayStats(long pending, long dead, Duration oldestPendingAge, long scheduled, Instant nextScheduledDueAt,

@@ -244,7 +244,8 @@ public final class TestDatabase {
                 "V12__processed_events_retention_per_consumer.sql",
                 "V13__outbox_fleet.sql",
                 "V14__outbox_scheduled.sql",
-                "V15__outbox_instance.sql"));
+                "V15__outbox_instance.sql",
+                "V16__outbox_dead_letters_index.sql"));
         return files;
     }
 

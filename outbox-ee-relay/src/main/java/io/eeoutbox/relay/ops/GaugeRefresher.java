@@ -17,8 +17,9 @@ import java.util.logging.Logger;
 /**
  * Keeps the gauges that need a query ({@code outbox_events_pending}, {@code outbox_events_dead},
  * {@code outbox_oldest_pending_age_seconds}) fresh on a schedule of their own: one cheap statement
- * ({@code OutboxStats}, one pass over the partial index of unprocessed rows) every refresh interval,
- * whatever the number of scrapes or batches. The counts come from the database, so every server of
+ * ({@code OutboxStats}, one pass over the partial index of unprocessed rows; in cdc mode {@code OutboxCdcStats},
+ * which reads the dead letters' index only, docs/cdc.md) every refresh interval, whatever the number of scrapes or
+ * batches. The counts come from the database, so every server of
  * a cluster reports the same values.
  *
  * <p>Readers get the values of the last successful refresh; before the first one, NaN. A failed

@@ -196,8 +196,8 @@ public class RelayOperations {
     // --- the outbox ---------------------------------------------------------------------------
 
     /** Pending rows, dead letters, how long the oldest pending row has waited, and the delayed events not yet due. */
-    public RelayStats stats() throws SQLException {
-        OutboxStore.Stats s = relay.store().stats();
+    public RelayStats stats() throws SQLException { // cdc mode: a statement that reads no kept row (docs/cdc.md)
+        OutboxStore.Stats s = relay.config().cdc() ? relay.store().cdcStats() : relay.store().stats();
         CdcStatements.Slot slot = cdcSlot();
         return new RelayStats(s.pending(), s.dead(), age(s.oldestPendingCreatedAt()), s.scheduled(), s.nextDueAt(), slot);
     }

@@ -2,6 +2,7 @@ package io.eeoutbox.relay.store;
 
 import io.eeoutbox.jpa.generated.DeleteExpiredCdcOutboxEventsParams;
 import io.eeoutbox.jpa.generated.OutboxCdcSlotRow;
+import io.eeoutbox.jpa.generated.OutboxCdcStatsRow;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -12,7 +13,8 @@ import javax.sql.DataSource;
 
 /**
  * CDC mode's statements (docs/cdc.md, "Cleaning the table: cdc mode"; decision 0023): the cleanup of rows older than
- * {@code outbox.relay.cdc.retention}, and the connector's replication slot as the gauges show it in place of pending.
+ * {@code outbox.relay.cdc.retention}, the connector's replication slot as the gauges show it in place of pending, and
+ * the gauges' counts read without the rows kept for the retention.
  */
 public final class CdcStatements {
 
@@ -38,13 +40,19 @@ public final class CdcStatements {
                 new DeleteExpiredCdcOutboxEventsParams(batchSize, statementNow, retention.toMillis())).orElse(0);
     }
 
+    /** {@link OutboxStore#cdcStats()}: OutboxCdcStats and the scheduled rows' gauges, in autocommit. */
+    static OutboxStore.Stats stats(DataSource dataSource) throws SQLException {
+        try (Connection c = JdbcOutboxStore.autocommit(dataSource.getConnection())) {
+            OutboxCdcStatsRow row = new OutboxEventJdbc(c).outboxCdcStats()
+                    .orElseThrow(() -> new SQLException("OutboxCdcStats returned no row"));
+            return ScheduledStatements.withScheduled(c, new OutboxStore.Stats(row.keptEstimate(), row.dead(), null));
+        }
+    }
+
     /** Reads the slot {@code slotName} (a validated identifier, passed as a parameter) in autocommit. */
     public static Slot slot(DataSource dataSource, String slotName) throws SQLException {
         Objects.requireNonNull(slotName, "slotName");
-        try (Connection c = dataSource.getConnection()) {
-            if (!c.getAutoCommit()) {
-                c.setAutoCommit(true);
-            }
+        try (Connection c = JdbcOutboxStore.autocommit(dataSource.getConnection())) {
             OutboxCdcSlotRow row = new OutboxEventJdbc(c).outboxCdcSlot(slotName)
                     .orElseThrow(() -> new SQLException("OutboxCdcSlot returned no row"));
             return new Slot(slotName, row.present(), row.active(), row.lagBytes(), row.retainedWalBytes(),

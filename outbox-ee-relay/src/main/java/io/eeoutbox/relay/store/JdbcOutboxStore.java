@@ -118,6 +118,11 @@ public final class JdbcOutboxStore implements OutboxStore {
     }
 
     @Override
+    public Stats cdcStats() throws SQLException {
+        return CdcStatements.stats(dataSource);
+    }
+
+    @Override
     public boolean retryDeadLetter(UUID id) throws SQLException {
         try (Connection c = autocommit(dataSource.getConnection())) {
             return new OutboxEventJdbc(c).retryOutboxDeadLetter(id) > 0;
@@ -228,7 +233,7 @@ public final class JdbcOutboxStore implements OutboxStore {
         }
     }
 
-    private static Connection autocommit(Connection c) throws SQLException {
+    static Connection autocommit(Connection c) throws SQLException {
         try {
             if (!c.getAutoCommit()) {
                 c.setAutoCommit(true);
@@ -264,11 +269,6 @@ public final class JdbcOutboxStore implements OutboxStore {
         }
     }
 
-    @FunctionalInterface
-    private interface Work<T> {
-        T run() throws SQLException;
-    }
-
     /** A connection with autocommit on; every operation is one transaction. */
     private final class JdbcSession implements Session {
         private final Connection connection;
@@ -282,12 +282,12 @@ public final class JdbcOutboxStore implements OutboxStore {
         }
 
         /** Runs {@code work} in one explicit transaction that commits with the configured synchronous_commit. */
-        private <T> T transaction(Work<T> work) throws SQLException {
+        private <T> T transaction(TransactionWork<T> work) throws SQLException {
             connection.setAutoCommit(false);
             Exception failure = null;
             try {
                 dao.setRelaySynchronousCommit(synchronousCommit);
-                T result = work.run();
+                T result = work.run(connection);
                 connection.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {
@@ -361,7 +361,7 @@ public final class JdbcOutboxStore implements OutboxStore {
                 delays.add(millisBetween(now, f.retryAfter()));
                 errors.add(f.error());
             }
-            List<RecordOutboxFailuresDelayedRow> rows = transaction(() -> dao.recordOutboxFailuresDelayed(
+            List<RecordOutboxFailuresDelayedRow> rows = transaction(c -> dao.recordOutboxFailuresDelayed(
                     new RecordOutboxFailuresDelayedParams(maxAttempts, statementNow(now), ids, delays, errors, token)));
             List<FailureOutcome> outcomes = new ArrayList<>(rows.size());
             for (RecordOutboxFailuresDelayedRow r : rows) {
@@ -375,7 +375,7 @@ public final class JdbcOutboxStore implements OutboxStore {
             if (ids.isEmpty()) {
                 return 0;
             }
-            return transaction(() -> dao.deferOutboxBatchDelayed(new DeferOutboxBatchDelayedParams(ids,
+            return transaction(c -> dao.deferOutboxBatchDelayed(new DeferOutboxBatchDelayedParams(ids,
                     statementNow(now), millisBetween(now, retryAfter), error, token)).orElse(0));
         }
 
@@ -389,7 +389,7 @@ public final class JdbcOutboxStore implements OutboxStore {
             if (ids.isEmpty()) {
                 return 0;
             }
-            return transaction(() -> dao.releaseOutboxClaim(new ReleaseOutboxClaimParams(ids, token)));
+            return transaction(c -> dao.releaseOutboxClaim(new ReleaseOutboxClaimParams(ids, token)));
         }
 
         @Override

@@ -27,6 +27,18 @@ public interface OutboxStore {
     Stats stats() throws SQLException;
 
     /**
+     * Cdc mode's gauges (docs/cdc.md, "What replaces pending"), where nothing is pending and every row written in the
+     * retention is kept unprocessed: the dead letters and the scheduled rows as {@link #stats()} counts them, as
+     * {@code pending} the rows kept (not dead letters), and no oldest pending row. {@link JdbcOutboxStore} reads none of
+     * the kept rows (schema V16's index of the dead letters); its kept count is PostgreSQL's estimate of the table's
+     * rows. This default takes them from {@link #stats()}.
+     */
+    default Stats cdcStats() throws SQLException {
+        Stats s = stats();
+        return new Stats(s.pending(), s.dead(), null, s.scheduled(), s.nextDueAt());
+    }
+
+    /**
      * Delayed events (schema V14): moves up to {@code maxRows} scheduled rows due at now (the database's now;
      * {@code now} only where a store takes the caller's time) into the outbox, earliest first, each with a fresh
      * seq and its own id, creation time and trace context. Answers how many it moved and when the earliest row

@@ -324,6 +324,28 @@ public abstract class OutboxStoreContract extends DelayedEventsContract {
         assertThat(stats.oldestPendingCreatedAt()).isNotNull().isBetween(before, Instant.now().plusSeconds(60));
     }
 
+    /**
+     * Cdc mode's gauges (docs/cdc.md, "What replaces pending"): the dead letters and the delayed events as the stats
+     * count them, no oldest pending row. The rows kept are PostgreSQL's estimate in the JDBC store (CdcModeIT checks
+     * it), so not compared here.
+     */
+    @Test
+    void theCdcStatsCountTheDeadLettersAndTheDelayedEventsAsTheStatsDo() throws Exception {
+        UUID dead = insert("o1");
+        insertMany(2);
+        killed(dead);
+        Instant due = Instant.now().truncatedTo(ChronoUnit.MICROS).plus(Duration.ofHours(1));
+        insertAt("order", "o9", "order.reminder", "{}", due);
+        Stats stats = store().stats();
+        Stats cdc = store().cdcStats();
+        assertThat(cdc.dead()).isEqualTo(stats.dead()).isEqualTo(1);
+        assertThat(cdc.scheduled()).isEqualTo(stats.scheduled()).isEqualTo(1);
+        assertThat(cdc.nextDueAt()).isEqualTo(due);
+        assertThat(cdc.oldestPendingCreatedAt()).isNull();
+        store().retryDeadLetters(DeadLetterFilter.ALL);
+        assertThat(store().cdcStats().dead()).as("a retried dead letter is no longer counted").isZero();
+    }
+
     @Test
     void aClaimStopsOnceItsRowsHoldMaxBytesOfPayloadButAlwaysTakesOne() throws Exception {
         String payload = "{\"p\":\"" + "x".repeat(100) + "\"}"; // 108 bytes as written, 109 as jsonb prints it

@@ -84,7 +84,7 @@
     }
     var slot = o.backlog.cdcSlot;
     $('pending-total').textContent = o.backlog.mode === 'cdc'
-        ? '(does not apply in cdc mode: a CDC connector publishes; ' + o.backlog.kept + ' rows kept for the retention)'
+        ? '(does not apply in cdc mode: a CDC connector publishes; about ' + o.backlog.kept + ' rows kept for the retention)'
         : '(' + o.backlog.pending + ', oldest ' + o.backlog.oldestPendingAgeSeconds + ' s)';
     $('cdc-slot').hidden = !slot;
     $('cdc-slot').textContent = !slot ? '' : slot.present !== 'true' ? slot.note
