@@ -42,7 +42,9 @@ enum RelayAttribute {
     SETTINGS("settings", ModelType.OBJECT, "Settings"),
     FLEET_PAUSED("fleet-paused", ModelType.BOOLEAN, "FleetPaused"),
     FLEET_CHANGED_BY("fleet-changed-by", ModelType.STRING, "FleetChangedBy"),
-    FLEET("fleet", ModelType.LIST, "Fleet");
+    FLEET("fleet", ModelType.LIST, "Fleet"),
+    MODE("mode", ModelType.STRING, "Mode"),
+    CDC_SLOT("cdc-slot", ModelType.OBJECT, "CdcSlot");
 
     private static final String REFRESHED = "Refreshed";
 
@@ -83,6 +85,10 @@ enum RelayAttribute {
             boolean running = Boolean.TRUE.equals(jmx.attribute(relay, RUNNING.mbeanAttribute));
             boolean paused = Boolean.TRUE.equals(jmx.attribute(relay, PAUSED.mbeanAttribute));
             return new ModelNode(!running ? "stopped" : paused ? "paused" : "running");
+        }
+        if (this == MODE || this == CDC_SLOT) { // cdc mode (docs/cdc.md): undefined for a relay older than it
+            Object value = jmx.attributeIfPresent(relay, mbeanAttribute);
+            return value == RelayJmx.ABSENT ? new ModelNode() : toModel(value);
         }
         if (this == FLEET || this == FLEET_PAUSED || this == FLEET_CHANGED_BY) { // undefined for a relay without a fleet
             Object value = jmx.attributeIfPresent(relay, mbeanAttribute);

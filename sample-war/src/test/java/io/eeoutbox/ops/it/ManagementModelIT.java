@@ -90,6 +90,9 @@ class ManagementModelIT {
         assertEquals("running", relay.getString("state"), relay.toString());
         assertFalse(relay.getBoolean("paused"), relay.toString());
         assertEquals("ops-test-jms:java:app/jms/OutboxEvents", relay.getString("publisher"));
+        assertEquals("relay", relay.getString("mode"), "the relay publishes (not cdc mode): " + relay);
+        assertTrue(relay.get("cdc-slot").getValueType() != JsonValue.ValueType.OBJECT
+                || relay.getJsonObject("cdc-slot").isEmpty(), "no CDC slot in relay mode: " + relay);
         for (String number : new String[] {"pending", "dead-letters", "oldest-pending-age-seconds", "scheduled", "published-since-start",
                 "failed-since-start", "dead-lettered-since-start", "batches-since-start", "last-batch-duration-millis"}) {
             assertTrue(relay.containsKey(number) && relay.get(number).getValueType() == JsonValue.ValueType.NUMBER,

@@ -9,6 +9,7 @@ import io.eeoutbox.relay.cdc.EmbeddedConnector;
 import io.eeoutbox.relay.kafka.EmbeddedKafka;
 import io.eeoutbox.sample.demo.DemoServer;
 import io.eeoutbox.sample.fault.harness.OrdersApi;
+import io.eeoutbox.sample.fault.harness.WildFlyManagement;
 import io.eeoutbox.sample.it.Await;
 import io.eeoutbox.sample.it.ConsumedTrace;
 import io.eeoutbox.testing.TestDatabase;
@@ -148,7 +149,9 @@ class KafkaSampleIT {
         CdcFiles.setupStatements().forEach(db::execute);
         try {
             kafka.createTopic(CdcFiles.heartbeatTopic(), 1, Map.of());
-            server.environment("OUTBOX_RELAY_MODE", "cdc").restart();
+            // the gauges refreshed every second instead of 15 (WildFly's model shows the slot as the last refresh read it)
+            server.environment("OUTBOX_RELAY_MODE", "cdc").environment("OUTBOX_RELAY_METRICS_REFRESH_INTERVAL", "PT1S")
+                    .restart();
             server.awaitDeployed(DEPLOY_PATIENCE);
             Map<String, String> config = CdcFiles.configFor(CdcFiles.connector(), db);
             config.put("transforms.outbox.route.topic.replacement", TOPIC);
@@ -165,6 +168,13 @@ class KafkaSampleIT {
                 assertEquals("cdc", cdc.getJsonObject("backlog").getString("mode"), cdc.toString());
                 assertTrue(cdc.getJsonArray("relays").getJsonObject(0).getString("publisher").startsWith("none"),
                         "the relay publishes nothing in cdc mode: " + cdc);
+                if (server.managementPort() > 0) { // WildFly: the ee-outbox subsystem's model says so too, as of the
+                    // relay's last gauge refresh (outbox.relay.metrics.refresh-interval)
+                    JsonObject model = Await.until(DELIVERY_PATIENCE, () -> wildflyRelay(server),
+                            m -> "true".equals(m.getJsonObject("cdc-slot").getString("active")),
+                            "WildFly's model of " + server + " to show the connector on the slot");
+                    assertEquals("cdc", model.getString("mode"), model.toString());
+                }
 
                 OrdersApi api = new OrdersApi(URI.create(server.baseUrl() + "/"));
                 List<String> orders = new ArrayList<>();
@@ -196,6 +206,23 @@ class KafkaSampleIT {
         }
     }
 
+    /** The sample's relay in WildFly's model ({@code /subsystem=ee-outbox/relay=*}), as the test server's Monitor reads it. */
+    private static JsonObject wildflyRelay(DemoServer server) throws Exception {
+        WildFlyManagement monitor = WildFlyManagement.onLocalPort(server.managementPort(), "outbox-monitor",
+                "outbox-monitor-1");
+        JsonObject names = json(monitor.run("read-children-names", Map.of("child-type", "relay"), "subsystem", "ee-outbox"));
+        assertEquals(1, names.getJsonArray("result").size(), "one relay in " + server + ": " + names);
+        String relay = names.getJsonArray("result").getString(0);
+        return json(monitor.run("read-resource", Map.of("include-runtime", "true"), "subsystem", "ee-outbox", "relay", relay))
+                .getJsonObject("result");
+    }
+
+    private static JsonObject json(String text) {
+        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+            return reader.readObject();
+        }
+    }
+
     /** The console's overview as the test server's viewer (outbox-viewer) reads it. */
     private static JsonObject overview(DemoServer server) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -204,9 +231,7 @@ class KafkaSampleIT {
                         "outbox-viewer:outbox-viewer-1".getBytes(StandardCharsets.UTF_8))).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, r.statusCode(), "GET the console's api/overview: " + r.body());
-        try (JsonReader reader = Json.createReader(new StringReader(r.body()))) {
-            return reader.readObject();
-        }
+        return json(r.body());
     }
 
     /** A traced request: the record carries its trace, and the Kafka consumer's span continues it. */
