@@ -145,7 +145,7 @@ class KafkaSampleIT {
         TestDatabase.Db db = itDb.asTestDb();
         Assumptions.assumeTrue(db.queryLong("SELECT count(*) FROM pg_settings WHERE name = 'wal_level'"
                         + " AND setting = 'logical'") == 1,
-                "the CDC part needs wal_level=logical (docs/cdc.md); the suite's PostgreSQL (outbox.test.jdbc-url) has not");
+                "the CDC part needs wal_level=logical (docs/cdc.md), which the given PostgreSQL (outbox.test.jdbc-url) lacks");
         CdcFiles.setupStatements().forEach(db::execute);
         try {
             kafka.createTopic(CdcFiles.heartbeatTopic(), 1, Map.of());
