@@ -245,7 +245,8 @@ public final class TestDatabase {
                 "V13__outbox_fleet.sql",
                 "V14__outbox_scheduled.sql",
                 "V15__outbox_instance.sql",
-                "V16__outbox_dead_letters_index.sql"));
+                "V16__outbox_dead_letters_index.sql",
+                "V17__outbox_promoted_at.sql"));
         return files;
     }
 
