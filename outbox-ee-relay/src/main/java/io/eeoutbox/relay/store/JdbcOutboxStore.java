@@ -10,7 +10,6 @@ import io.eeoutbox.jpa.generated.DeleteExpiredOutboxEventsParams;
 import io.eeoutbox.jpa.generated.DeleteExpiredProcessedEventsParams;
 import io.eeoutbox.jpa.generated.DeleteExpiredProcessedEventsPerConsumerParams;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
-import io.eeoutbox.jpa.generated.OutboxStatsRow;
 import io.eeoutbox.jpa.generated.ProcessedEventJdbc;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresDelayedParams;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresDelayedRow;
@@ -111,9 +110,7 @@ public final class JdbcOutboxStore implements OutboxStore {
     @Override
     public Stats stats() throws SQLException {
         try (Connection c = autocommit(dataSource.getConnection())) {
-            OutboxStatsRow row = new OutboxEventJdbc(c).outboxStats()
-                    .orElseThrow(() -> new SQLException("OutboxStats returned no row"));
-            return ScheduledStatements.withScheduled(c, new Stats(row.pending(), row.dead(), row.oldestPendingCreatedAt()));
+            return ScheduledStatements.stats(c);
         }
     }
 
