@@ -24,6 +24,8 @@ import javax.sql.DataSource;
 public final class OperatorQueries {
 
     private final DataSource dataSource;
+    /** Set once the schema answered that it has no V17 (docs/operations.md, "Delayed events"). */
+    private final java.util.concurrent.atomic.AtomicBoolean beforeV17 = new java.util.concurrent.atomic.AtomicBoolean();
 
     public OperatorQueries(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -56,7 +58,7 @@ public final class OperatorQueries {
     /** Pending rows per event type, the largest first, at most {@code maxTypes} types. */
     public List<PendingOfType> pendingByEventType(int maxTypes) throws SQLException {
         try (Connection c = connection()) {
-            return ScheduledStatements.pendingByEventType(c, maxTypes);
+            return ScheduledStatements.pendingByEventType(c, maxTypes, beforeV17);
         }
     }
 

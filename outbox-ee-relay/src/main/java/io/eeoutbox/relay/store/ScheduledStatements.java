@@ -15,13 +15,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The delayed events' statements (schema V14) for {@link JdbcOutboxStore}: the promotion of due rows and the
  * scheduled rows' gauges. Without V14 the gauges say none is scheduled; the promotion fails (SQLSTATE 42P01 or
  * 42883), and the relay says once that it promotes nothing. And the pending age, which counts a promoted row from its
  * promotion (schema V17's promoted_at); without V17 (SQLSTATE 42703) from its write, as relays did before V17
- * (docs/operations.md, "Delayed events").
+ * (docs/operations.md, "Delayed events"): the caller's flag remembers a schema without V17, until the relay restarts.
  */
 public final class ScheduledStatements {
 
@@ -49,15 +50,16 @@ public final class ScheduledStatements {
      * OutboxStats with the scheduled rows' gauges, in autocommit on {@code c}; on a schema without V17 OutboxStats'
      * statement of before V17, which counts a promoted delayed event from its write.
      */
-    static Stats stats(Connection c) throws SQLException {
+    static Stats stats(Connection c, AtomicBoolean beforeV17) throws SQLException {
         OutboxEventJdbc dao = new OutboxEventJdbc(c);
         Optional<OutboxStatsRow> row;
         try {
-            row = dao.outboxStats();
+            row = beforeV17.get() ? dao.outboxStatsBeforeV17() : dao.outboxStats();
         } catch (SQLException e) {
             if (!UNDEFINED_COLUMN.equals(e.getSQLState())) {
                 throw e;
             }
+            beforeV17.set(true); // asked once: no failing statement in PostgreSQL's log at every refresh
             row = dao.outboxStatsBeforeV17(); // the same columns: the generator gives both one row record
         }
         OutboxStatsRow r = row.orElseThrow(() -> new SQLException("OutboxStats returned no row"));
@@ -65,15 +67,17 @@ public final class ScheduledStatements {
     }
 
     /** OutboxPendingByEventType in autocommit on {@code c}; without V17 its statement of before V17, as {@link #stats}. */
-    static List<PendingOfType> pendingByEventType(Connection c, int maxTypes) throws SQLException {
+    static List<PendingOfType> pendingByEventType(Connection c, int maxTypes, AtomicBoolean beforeV17)
+            throws SQLException {
         OutboxEventJdbc dao = new OutboxEventJdbc(c);
         List<OutboxPendingByEventTypeRow> rows;
         try {
-            rows = dao.outboxPendingByEventType(maxTypes);
+            rows = beforeV17.get() ? dao.outboxPendingByEventTypeBeforeV17(maxTypes) : dao.outboxPendingByEventType(maxTypes);
         } catch (SQLException e) {
             if (!UNDEFINED_COLUMN.equals(e.getSQLState())) {
                 throw e;
             }
+            beforeV17.set(true);
             rows = dao.outboxPendingByEventTypeBeforeV17(maxTypes);
         }
         return rows.stream().map(r -> new PendingOfType(r.eventType(), r.pending(), r.oldestPendingSince())).toList();
