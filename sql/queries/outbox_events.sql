@@ -96,10 +96,20 @@ WHERE id = ANY (@ids::uuid[])
   AND processed_at IS NULL;
 
 -- name: OutboxStats :one
--- The gauges in one pass over the partial index: pending, dead letters, oldest pending row.
+-- The gauges in one pass over the partial index: pending, dead letters, and since when the oldest pending row has
+-- been pending: its creation, or for a promoted delayed event its promotion (V17's promoted_at; docs/operations.md,
+-- "Delayed events").
 SELECT count(*) FILTER (WHERE dead_at IS NULL)::bigint AS pending,
        count(*) FILTER (WHERE dead_at IS NOT NULL)::bigint AS dead,
-       min(created_at) FILTER (WHERE dead_at IS NULL)::timestamptz AS oldest_pending_created_at
+       min(coalesce(promoted_at, created_at)) FILTER (WHERE dead_at IS NULL)::timestamptz AS oldest_pending_since
+FROM outbox_events
+WHERE processed_at IS NULL;
+
+-- name: OutboxStatsBeforeV17 :one
+-- OutboxStats on a schema without V17 (no promoted_at, SQLSTATE 42703): a promoted delayed event counts from its write.
+SELECT count(*) FILTER (WHERE dead_at IS NULL)::bigint AS pending,
+       count(*) FILTER (WHERE dead_at IS NOT NULL)::bigint AS dead,
+       min(created_at) FILTER (WHERE dead_at IS NULL)::timestamptz AS oldest_pending_since
 FROM outbox_events
 WHERE processed_at IS NULL;
 
@@ -108,6 +118,7 @@ WHERE processed_at IS NULL;
 -- into outbox_events, earliest first, in one statement (outbox_promote_due), each with a fresh seq. Returns how
 -- many it moved and the milliseconds until the earliest row left falls due (0: one is due already; NULL: none is
 -- scheduled), computed by the database, so the relay's own clock never matters. Commits with synchronous_commit.
+-- Since V17 each moved row's promoted_at is that now, from which the pending age counts (OutboxStats).
 SELECT promoted::int AS promoted, next_due_ms::bigint AS next_due_ms
 FROM outbox_promote_due(@synchronous_commit::varchar, sqlc.narg(now)::timestamptz, @max_rows::int);
 
@@ -212,8 +223,19 @@ WHERE processed_at IS NULL
        OR strpos(lower(last_error), lower(sqlc.narg(error_text)::varchar)) > 0);
 
 -- name: OutboxPendingByEventType :many
--- Pending rows (dead letters not included) per event type, the largest first, with the oldest's age.
-SELECT event_type, count(*)::bigint AS pending, min(created_at)::timestamptz AS oldest_created_at
+-- Pending rows (dead letters not included) per event type, the largest first, with since when the oldest has been
+-- pending (its creation, or its promotion for a delayed event: V17's promoted_at, as in OutboxStats).
+SELECT event_type, count(*)::bigint AS pending, min(coalesce(promoted_at, created_at))::timestamptz AS oldest_pending_since
+FROM outbox_events
+WHERE processed_at IS NULL
+  AND dead_at IS NULL
+GROUP BY event_type
+ORDER BY pending DESC, event_type
+LIMIT @max_rows::int;
+
+-- name: OutboxPendingByEventTypeBeforeV17 :many
+-- OutboxPendingByEventType on a schema without V17 (SQLSTATE 42703): a promoted delayed event counts from its write.
+SELECT event_type, count(*)::bigint AS pending, min(created_at)::timestamptz AS oldest_pending_since
 FROM outbox_events
 WHERE processed_at IS NULL
   AND dead_at IS NULL

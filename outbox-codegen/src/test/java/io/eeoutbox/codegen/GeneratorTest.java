@@ -219,7 +219,7 @@ class GeneratorTest {
         assertThat(components("ReleaseOutboxClaimParams"))
                 .isEqualTo("ReleaseOutboxClaimParams(List<UUID> ids, UUID claimToken)");
         assertThat(components("OutboxStatsRow"))
-                .isEqualTo("OutboxStatsRow(long pending, long dead, Instant oldestPendingCreatedAt)");
+                .isEqualTo("OutboxStatsRow(long pending, long dead, Instant oldestPendingSince)");
         assertThat(components("RetryOutboxDeadLettersMatchingParams")).isEqualTo("RetryOutboxDeadLettersMatchingParams("
                 + "String eventType, String aggregateType, String aggregateId, Instant createdFrom, Instant createdTo,"
                 + " String errorText)");

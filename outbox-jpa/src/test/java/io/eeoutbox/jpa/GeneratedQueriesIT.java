@@ -261,7 +261,7 @@ class GeneratedQueriesIT {
             OutboxStatsRow stats = dao.outboxStats().orElseThrow();
             assertThat(stats.pending()).isZero();
             assertThat(stats.dead()).isEqualTo(1);
-            assertThat(stats.oldestPendingCreatedAt()).isNull();
+            assertThat(stats.oldestPendingSince()).isNull();
 
             // NULL filters match every dead letter.
             assertThat(dao.retryOutboxDeadLettersMatching(new RetryOutboxDeadLettersMatchingParams("OrderPlaced", null,
@@ -269,7 +269,7 @@ class GeneratedQueriesIT {
             assertThat(dao.retryOutboxDeadLettersMatching(new RetryOutboxDeadLettersMatchingParams(null, null, null, null,
                     null, null))).isEqualTo(1);
             assertThat(dao.retryOutboxDeadLetter(second)).isZero();
-            assertThat(dao.outboxStats().orElseThrow().oldestPendingCreatedAt())
+            assertThat(dao.outboxStats().orElseThrow().oldestPendingSince())
                     .isEqualTo(dao.findOutboxEvent(second).orElseThrow().createdAt());
 
             Instant later = now.plusSeconds(120);
@@ -365,7 +365,7 @@ class GeneratedQueriesIT {
             assertThat(marked).contains(1);
             OutboxStatsRow stats = dao.outboxStats().orElseThrow();
             assertThat(stats.pending()).isZero();
-            assertThat(stats.oldestPendingCreatedAt()).isNull();
+            assertThat(stats.oldestPendingSince()).isNull();
             assertThat(dao.tryOutboxMaintenanceLock(7_000_002L)).contains(true);
             assertThat(testing.deleteProcessedOutboxEvents(new DeleteProcessedOutboxEventsParams(now.plusSeconds(3600),
                     10))).contains(1);

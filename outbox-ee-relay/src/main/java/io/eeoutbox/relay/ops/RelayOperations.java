@@ -199,7 +199,7 @@ public class RelayOperations {
     public RelayStats stats() throws SQLException { // cdc mode: a statement that reads no kept row (docs/cdc.md)
         OutboxStore.Stats s = relay.config().cdc() ? relay.store().cdcStats() : relay.store().stats();
         CdcStatements.Slot slot = cdcSlot();
-        return new RelayStats(s.pending(), s.dead(), age(s.oldestPendingCreatedAt()), s.scheduled(), s.nextDueAt(), slot);
+        return new RelayStats(s.pending(), s.dead(), age(s.oldestPendingSince()), s.scheduled(), s.nextDueAt(), slot);
     }
 
     /** {@code relay} or {@code cdc} ({@code outbox.relay.mode}). */
@@ -218,7 +218,7 @@ public class RelayOperations {
         List<PendingType> types = new ArrayList<>();
         for (OperatorQueries.PendingOfType t : stats.cdc() ? List.<OperatorQueries.PendingOfType>of()
                 : queries().pendingByEventType(maxTypes)) {
-            types.add(new PendingType(t.eventType(), t.pending(), age(t.oldestCreatedAt())));
+            types.add(new PendingType(t.eventType(), t.pending(), age(t.oldestPendingSince())));
         }
         return new Backlog(stats.pending(), stats.dead(), stats.oldestPendingAge(), types, stats.scheduled(),
                 stats.nextScheduledDueAt());

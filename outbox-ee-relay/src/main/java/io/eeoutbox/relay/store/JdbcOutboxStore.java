@@ -10,7 +10,6 @@ import io.eeoutbox.jpa.generated.DeleteExpiredOutboxEventsParams;
 import io.eeoutbox.jpa.generated.DeleteExpiredProcessedEventsParams;
 import io.eeoutbox.jpa.generated.DeleteExpiredProcessedEventsPerConsumerParams;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
-import io.eeoutbox.jpa.generated.OutboxStatsRow;
 import io.eeoutbox.jpa.generated.ProcessedEventJdbc;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresDelayedParams;
 import io.eeoutbox.jpa.generated.RecordOutboxFailuresDelayedRow;
@@ -55,6 +54,8 @@ public final class JdbcOutboxStore implements OutboxStore {
     private final String synchronousCommit;
     /** False: the statements take PostgreSQL's now(); true: the caller's instants (tests only). */
     private final boolean callerTime;
+    /** Set once the schema answered that it has no V17: stats() then asks for it no more (ScheduledStatements). */
+    private final java.util.concurrent.atomic.AtomicBoolean beforeV17 = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** A store whose relay transactions commit with the default of {@code outbox.relay.synchronous-commit}. */
     public JdbcOutboxStore(DataSource dataSource) {
@@ -111,9 +112,7 @@ public final class JdbcOutboxStore implements OutboxStore {
     @Override
     public Stats stats() throws SQLException {
         try (Connection c = autocommit(dataSource.getConnection())) {
-            OutboxStatsRow row = new OutboxEventJdbc(c).outboxStats()
-                    .orElseThrow(() -> new SQLException("OutboxStats returned no row"));
-            return ScheduledStatements.withScheduled(c, new Stats(row.pending(), row.dead(), row.oldestPendingCreatedAt()));
+            return ScheduledStatements.stats(c, beforeV17);
         }
     }
 

@@ -5,7 +5,6 @@ import io.eeoutbox.jpa.generated.FindOutboxEventRow;
 import io.eeoutbox.jpa.generated.ListOutboxDeadLettersMatchingParams;
 import io.eeoutbox.jpa.generated.ListOutboxDeadLettersMatchingRow;
 import io.eeoutbox.jpa.generated.OutboxEventJdbc;
-import io.eeoutbox.jpa.generated.OutboxPendingByEventTypeRow;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -25,13 +24,18 @@ import javax.sql.DataSource;
 public final class OperatorQueries {
 
     private final DataSource dataSource;
+    /** Set once the schema answered that it has no V17 (docs/operations.md, "Delayed events"). */
+    private final java.util.concurrent.atomic.AtomicBoolean beforeV17 = new java.util.concurrent.atomic.AtomicBoolean();
 
     public OperatorQueries(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     }
 
-    /** Pending rows (dead letters not included) of one event type, and the oldest one's creation time. */
-    public record PendingOfType(String eventType, long pending, Instant oldestCreatedAt) {
+    /**
+     * Pending rows (dead letters not included) of one event type, and since when the oldest has been pending: its
+     * creation, or its promotion for a delayed event (schema V17).
+     */
+    public record PendingOfType(String eventType, long pending, Instant oldestPendingSince) {
     }
 
     /** A dead letter; {@code payload} may be cut (then {@code payloadCut}). */
@@ -53,13 +57,9 @@ public final class OperatorQueries {
 
     /** Pending rows per event type, the largest first, at most {@code maxTypes} types. */
     public List<PendingOfType> pendingByEventType(int maxTypes) throws SQLException {
-        List<PendingOfType> out = new ArrayList<>();
         try (Connection c = connection()) {
-            for (OutboxPendingByEventTypeRow row : new OutboxEventJdbc(c).outboxPendingByEventType(maxTypes)) {
-                out.add(new PendingOfType(row.eventType(), row.pending(), row.oldestCreatedAt()));
-            }
+            return ScheduledStatements.pendingByEventType(c, maxTypes, beforeV17);
         }
-        return out;
     }
 
     /**

@@ -23,7 +23,9 @@ public interface OutboxStore {
     /** Opens a session for one drain: a connection kept for a few claim and complete statements. */
     Session open() throws SQLException;
 
-    /** Pending rows, dead letters, the oldest pending row's creation time, and the scheduled (delayed) rows. */
+    /**
+     * Pending rows, dead letters, since when the oldest pending row has been pending, and the scheduled (delayed) rows.
+     */
     Stats stats() throws SQLException;
 
     /**
@@ -269,18 +271,20 @@ public interface OutboxStore {
     }
 
     /**
-     * The outbox's gauges. {@code oldestPendingCreatedAt} is null when nothing is pending. {@code scheduled}: delayed
-     * events not yet due (not pending: schema V14), the earliest of them due at {@code nextDueAt} (null when none).
+     * The outbox's gauges. {@code oldestPendingSince}: since when the oldest pending row has been pending, its creation
+     * or, for a promoted delayed event, its promotion (schema V17; docs/operations.md, "Delayed events"); null when
+     * nothing is pending. {@code scheduled}: delayed events not yet due (not pending: schema V14), the earliest of
+     * them due at {@code nextDueAt} (null when none).
      */
-    record Stats(long pending, long dead, Instant oldestPendingCreatedAt, long scheduled, Instant nextDueAt) {
+    record Stats(long pending, long dead, Instant oldestPendingSince, long scheduled, Instant nextDueAt) {
         /** Without delayed events. */
-        public Stats(long pending, long dead, Instant oldestPendingCreatedAt) {
-            this(pending, dead, oldestPendingCreatedAt, 0, null);
+        public Stats(long pending, long dead, Instant oldestPendingSince) {
+            this(pending, dead, oldestPendingSince, 0, null);
         }
 
         /** These gauges with the scheduled rows' ones. */
         public Stats withScheduled(long scheduledRows, Instant nextDue) {
-            return new Stats(pending, dead, oldestPendingCreatedAt, scheduledRows, nextDue);
+            return new Stats(pending, dead, oldestPendingSince, scheduledRows, nextDue);
         }
     }
 

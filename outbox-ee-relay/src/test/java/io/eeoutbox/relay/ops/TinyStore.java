@@ -23,6 +23,8 @@ final class TinyStore implements OutboxStore {
         final OutboxMessage message;
         int attempts;
         Instant dueAt;
+        /** A promoted delayed event's promotion (schema V17's promoted_at); null for a row written directly. */
+        Instant promotedAt;
         Instant deadAt;
         Instant processedAt;
         UUID token;
@@ -71,8 +73,10 @@ final class TinyStore implements OutboxStore {
                 .sorted((a, b) -> a.dueAt.compareTo(b.dueAt)).limit(maxRows).toList();
         for (Row s : due) {
             OutboxMessage m = s.message;
-            rows.add(new Row(new OutboxMessage(m.id(), ++seq, m.eventType(), m.payload(), m.aggregate(),
-                    OutboxMessage.Delivery.of(m.createdAt(), 0))));
+            Row promoted = new Row(new OutboxMessage(m.id(), ++seq, m.eventType(), m.payload(), m.aggregate(),
+                    OutboxMessage.Delivery.of(m.createdAt(), 0)));
+            promoted.promotedAt = now;
+            rows.add(promoted);
         }
         scheduled.removeAll(due);
         return new Promoted(due.size(), nextDue().map(next -> java.time.Duration.ofMillis(Math.max(0,
@@ -254,8 +258,9 @@ final class TinyStore implements OutboxStore {
                 dead++;
             } else {
                 pending++;
-                if (oldest == null || r.message.createdAt().isBefore(oldest)) {
-                    oldest = r.message.createdAt();
+                Instant since = r.promotedAt != null ? r.promotedAt : r.message.createdAt();
+                if (oldest == null || since.isBefore(oldest)) {
+                    oldest = since;
                 }
             }
         }

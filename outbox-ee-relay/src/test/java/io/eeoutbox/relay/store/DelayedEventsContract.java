@@ -85,6 +85,24 @@ abstract class DelayedEventsContract {
         }
     }
 
+    /**
+     * The pending age counts a promoted row from its promotion, not from its write (schema V17's promoted_at;
+     * docs/operations.md, "Delayed events"): an event delayed an hour is not an hour old when it falls due.
+     */
+    @Test
+    void aPromotedEventIsPendingSinceItsPromotionNotSinceItsWrite() throws Exception {
+        Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+        Instant due = now.plus(Duration.ofHours(1));
+        insertAt("order", "a", "order.reminder", "{}", due);
+        Instant promotion = due.plusSeconds(5);
+        assertThat(store().promoteDue(promotion, 10)).isEqualTo(new Promoted(1, null));
+        assertThat(store().stats().oldestPendingSince()).as("since its promotion, not since its write an hour before")
+                .isEqualTo(promotion);
+        insert("order", "b", "order.created", "{}");
+        assertThat(store().stats().oldestPendingSince()).as("a row written directly is pending since its write")
+                .isBefore(promotion).isAfter(now.minusSeconds(60));
+    }
+
     @Test
     void aPastNotBeforeIsDueAtOnce() throws Exception {
         UUID id = insertAt("order", "a", "order.created", "{}", Instant.now().minusSeconds(30));

@@ -25,6 +25,8 @@ public final class FakeOutboxStore implements OutboxStore {
         public final String eventType;
         /** When the row was written: the store's clock, as PostgreSQL's now() at insert. */
         public Instant createdAt = Instant.now();
+        /** A promoted delayed event's promotion (schema V17's promoted_at): the promotion's now; null otherwise. */
+        public Instant promotedAt;
         public String payload = "{}";
         public int attempts;
         public Instant retryAfter;
@@ -94,6 +96,7 @@ public final class FakeOutboxStore implements OutboxStore {
             Row r = new Row(s.id(), nextSeq++, s.aggregateType(), s.aggregateId(), s.eventType());
             r.payload = s.payload();
             r.createdAt = s.createdAt();
+            r.promotedAt = now;
             rows.put(r.id, r);
         }
         scheduled.removeAll(due);
@@ -333,8 +336,8 @@ public final class FakeOutboxStore implements OutboxStore {
     public synchronized Stats stats() {
         long pending = rows.values().stream().filter(r -> r.pending() && r.deadAt == null).count();
         long dead = rows.values().stream().filter(r -> r.pending() && r.deadAt != null).count();
-        Instant oldest = rows.values().stream().filter(r -> r.pending() && r.deadAt == null).map(r -> r.createdAt)
-                .min(Instant::compareTo).orElse(null);
+        Instant oldest = rows.values().stream().filter(r -> r.pending() && r.deadAt == null)
+                .map(r -> r.promotedAt != null ? r.promotedAt : r.createdAt).min(Instant::compareTo).orElse(null);
         return new Stats(pending, dead, oldest).withScheduled(scheduled.size(),
                 scheduled.stream().map(Scheduled::notBefore).min(Instant::compareTo).orElse(null));
     }

@@ -321,7 +321,7 @@ public abstract class OutboxStoreContract extends DelayedEventsContract {
         Stats stats = store().stats();
         assertThat(stats.pending()).isEqualTo(2);
         assertThat(stats.dead()).isEqualTo(1);
-        assertThat(stats.oldestPendingCreatedAt()).isNotNull().isBetween(before, Instant.now().plusSeconds(60));
+        assertThat(stats.oldestPendingSince()).isNotNull().isBetween(before, Instant.now().plusSeconds(60));
     }
 
     /**
@@ -341,7 +341,7 @@ public abstract class OutboxStoreContract extends DelayedEventsContract {
         assertThat(cdc.dead()).isEqualTo(stats.dead()).isEqualTo(1);
         assertThat(cdc.scheduled()).isEqualTo(stats.scheduled()).isEqualTo(1);
         assertThat(cdc.nextDueAt()).isEqualTo(due);
-        assertThat(cdc.oldestPendingCreatedAt()).isNull();
+        assertThat(cdc.oldestPendingSince()).isNull();
         store().retryDeadLetters(DeadLetterFilter.ALL);
         assertThat(store().cdcStats().dead()).as("a retried dead letter is no longer counted").isZero();
     }
